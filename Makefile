@@ -1,0 +1,48 @@
+# Two commands do all set-up on a fresh machine:
+#   make run    install into .venv and open the notebooks in JupyterLab
+#   make test   install into .venv and run every test (unit, CLI, notebooks, browser)
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.nqueens-kit-installed
+SYSTEM_PACKAGES ?= minisat cadical picosat chromium
+PYTEST_ARGS ?=
+
+.PHONY: run test app bench install system-packages clean
+
+run: $(STAMP)
+	$(BIN)/jupyter lab --notebook-dir=notebooks $(JUPYTER_ARGS)
+
+test: $(STAMP) system-packages
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+app: $(STAMP)
+	$(BIN)/voila notebooks/06-playground.ipynb --no-browser $(VOILA_ARGS)
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_core.py
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10) and "nqueens-kit needs Python 3.10 or newer")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[all,test]"
+	touch $@
+
+# External DIMACS solvers and the browser for the app test come from Debian; installed when we may.
+system-packages:
+	@missing=""; for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	elif command -v apt-get >/dev/null 2>&1 && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
+	  sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	else \
+	  echo "note: cannot install$$missing here; the tests that need them are skipped"; \
+	fi
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -1,0 +1,5 @@
+"""``python -m nqueens_kit`` is the ``nqueens-kit`` command."""
+
+from .cli import run
+
+run()

@@ -1,0 +1,333 @@
+"""N-queens as CNF: clauses that remember where they came from, closed-form sizes, DIMACS in and out.
+
+Inside:
+
+- :func:`build_cnf`: the formula for a :class:`~nqueens_kit.board.Problem` in a named encoding.  Board
+  variable ``(r - 1)·n + c`` is the queen at row r, column c (1-based), so the board uses 1 .. n²;
+  helper variables come after n².
+- :class:`CNF`: the clauses, the variable count, and :class:`ClauseGroup` ranges saying which line
+  (``row_3``, ``anti_5``, ...) and which part (at least one / at most one / pre-placed) each clause is from.
+- :func:`predicted_size` and :func:`pairwise_clause_formula`: the sizes in closed form, checked against
+  what :func:`build_cnf` generates.
+- :func:`write_dimacs`, :func:`dimacs_text`, :func:`read_dimacs`, :func:`parse_dimacs`.
+
+>>> cnf = build_cnf(7)
+>>> cnf.num_vars, cnf.num_clauses
+(49, 490)
+>>> pairwise_clause_formula(8), build_cnf(8).num_clauses
+(744, 744)
+>>> cnf.origin(0).label
+'row_1: at least one'
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from math import isqrt
+from pathlib import Path
+from typing import IO
+
+from .board import Board, Problem
+from .encodings import DEFAULT_ENCODING, Clause, VarPool, get_encoding
+from .errors import DimacsError, InputError
+
+PART_TEXT = {"alo": "at least one", "amo": "at most one", "placed": "pre-placed queen"}
+
+
+@dataclass(frozen=True)
+class ClauseGroup:
+    """Clauses ``start .. stop - 1`` of a CNF, all made for one line (or one pre-placed queen)."""
+
+    name: str  # line name (row_3, diag_7, ...) or placed_R_C
+    part: str  # "alo", "amo" or "placed"
+    start: int
+    stop: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}: {PART_TEXT[self.part]}"
+
+    def __len__(self) -> int:
+        return self.stop - self.start
+
+
+@dataclass
+class CNF:
+    """A CNF for one N-queens problem.
+
+    Vocabulary used across the kit: a *formula* (this object) is what the encoder writes; a *model* is a
+    SAT solver's satisfying assignment (a list of signed ints); a *board* is the queens a model decodes to.
+    """
+
+    problem: Problem
+    encoding: str
+    clauses: list[Clause]
+    num_vars: int
+    groups: list[ClauseGroup] = field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        return self.problem.n
+
+    @property
+    def num_clauses(self) -> int:
+        return len(self.clauses)
+
+    @property
+    def board_vars(self) -> int:
+        """Variables 1 .. n² are the board; anything above is a helper."""
+        return self.problem.n ** 2
+
+    def origin(self, index: int) -> ClauseGroup:
+        """The group of clause ``index`` (0-based)."""
+        starts = [g.start for g in self.groups]
+        return self.groups[bisect_right(starts, index) - 1]
+
+    def groups_of(self, name: str) -> list[ClauseGroup]:
+        """The clause groups made for one line, e.g. ``groups_of("row_3")``."""
+        return [g for g in self.groups if g.name == name]
+
+    def decode(self, model: Iterable[int]) -> Board:
+        """The board a model (list of signed literals) stands for."""
+        return decode_model(model, self.n)
+
+    def literal_name(self, lit: int) -> str:
+        """``P[3,5]`` for a board variable, ``h12`` for a helper; ``¬`` in front for a negative literal."""
+        var = abs(lit)
+        if var <= self.board_vars:
+            r, c = self.problem.cell(var)
+            name = f"P[{r},{c}]"
+        else:
+            name = f"h{var - self.board_vars}"
+        return name if lit > 0 else "¬" + name
+
+    def clause_text(self, index: int) -> str:
+        """A clause in the lectures' notation, e.g. ``¬P[1,1] ∨ ¬P[1,2]``."""
+        return " ∨ ".join(self.literal_name(lit) for lit in self.clauses[index])
+
+    def to_dimacs(self, comments: bool = True) -> str:
+        return dimacs_text(self, comments=comments)
+
+
+def decode_model(model: Iterable[int], n: int) -> Board:
+    """Queens of the positive board literals (1 .. n²) in a model, sorted by row."""
+    top = n * n
+    return tuple(sorted(((lit - 1) // n + 1, (lit - 1) % n + 1) for lit in model if 0 < lit <= top))
+
+
+def build_cnf(problem: Problem | int, encoding: str = DEFAULT_ENCODING) -> CNF:
+    """The CNF of an N-queens problem: for each line, at least one (rows and columns) and at most one in
+    the chosen encoding; a unit clause per pre-placed queen.
+    """
+    if not isinstance(problem, Problem):
+        problem = Problem(problem)
+    enc = get_encoding(encoding)
+    n = problem.n
+    pool = VarPool(n * n)
+    clauses: list[Clause] = []
+    groups: list[ClauseGroup] = []
+    amo = enc.at_most_one
+    for line in problem.lines():
+        lits = [(r - 1) * n + c for r, c in line.cells]
+        if line.exact:
+            groups.append(ClauseGroup(line.name, "alo", len(clauses), len(clauses) + 1))
+            clauses.append(lits)
+        start = len(clauses)
+        clauses.extend(amo(lits, pool))
+        groups.append(ClauseGroup(line.name, "amo", start, len(clauses)))
+    for r, c in problem.preplaced:
+        groups.append(ClauseGroup(f"placed_{r}_{c}", "placed", len(clauses), len(clauses) + 1))
+        clauses.append([(r - 1) * n + c])
+    return CNF(problem, encoding, clauses, pool.top, groups)
+
+
+def line_lengths(n: int) -> list[tuple[int, int, bool]]:
+    """``(length, how many lines, exact)``: 2n exact lines of length n; per diagonal direction, lines of
+    length 2 .. n-1 twice each and one of length n."""
+    result = [(n, 2 * n, True)]
+    if n >= 2:
+        result.append((n, 2, False))
+        result += [(k, 4, False) for k in range(2, n)]
+    return result
+
+
+def predicted_size(n: int, encoding: str = DEFAULT_ENCODING, preplaced: int = 0) -> tuple[int, int]:
+    """``(variables, clauses)`` of :func:`build_cnf` from the encoding's closed-form counts alone."""
+    counts = get_encoding(encoding).counts
+    variables, clauses = n * n, preplaced
+    for length, how_many, exact in line_lengths(n):
+        aux, cl = counts(length)
+        variables += how_many * aux
+        clauses += how_many * (cl + (1 if exact else 0))
+    return variables, clauses
+
+
+def pairwise_clause_formula(n: int) -> int:
+    """The lectures' count for the pairwise encoding: 2n + n²(n−1) + n(n−1)(2n−1)/3.
+
+    2n at-least-one clauses (rows, columns), n·C(n,2) at-most-one pairs in rows and as many in columns,
+    and n(n−1)(2n−1)/3 attacking pairs on the diagonals of both directions.
+    """
+    return 2 * n + n * n * (n - 1) + n * (n - 1) * (2 * n - 1) // 3
+
+
+# --------------------------------------------------------------------------------------------- DIMACS
+
+
+def _dimacs_header_comments(cnf: CNF) -> list[str]:
+    n = cnf.n
+    lines = [
+        f"{cnf.problem.describe()}, encoding {cnf.encoding}, written by nqueens-kit",
+        f"variable (r-1)*{n} + c is the queen at row r, column c (1-based): variables 1..{n * n}",
+    ]
+    if cnf.num_vars > n * n:
+        lines.append(f"variables {n * n + 1}..{cnf.num_vars} are helpers of the {cnf.encoding} encoding")
+    lines += [
+        "rows and columns: exactly one queen; diagonals (r-c constant) and anti-diagonals (r+c constant)",
+        "of two or more cells: at most one queen; each group of clauses is preceded by its line's name",
+    ]
+    return lines
+
+
+def write_dimacs_clauses(
+    out: IO[str], num_vars: int, clauses: Sequence[Clause], comments: Sequence[str] = (),
+    group_comments: Sequence[ClauseGroup] = (),
+) -> None:
+    """Write clauses in DIMACS CNF to a text stream, with optional comments before groups."""
+    for text in comments:
+        out.write(f"c {text}\n")
+    out.write(f"p cnf {num_vars} {len(clauses)}\n")
+    marks = {g.start: g for g in group_comments if len(g)}
+    chunk: list[str] = []
+    for i, clause in enumerate(clauses):
+        group = marks.get(i)
+        if group is not None:
+            chunk.append(f"c {group.label} ({len(group)} clauses)")
+        chunk.append(" ".join(map(str, clause)) + " 0")
+        if len(chunk) >= 65536:
+            out.write("\n".join(chunk) + "\n")
+            chunk.clear()
+    if chunk:
+        out.write("\n".join(chunk) + "\n")
+
+
+def dimacs_text(cnf: CNF, comments: bool = True) -> str:
+    """The CNF as DIMACS text, with ``c`` lines explaining the numbering and each line's clauses."""
+    buffer = io.StringIO()
+    write_dimacs_clauses(
+        buffer, cnf.num_vars, cnf.clauses,
+        _dimacs_header_comments(cnf) if comments else (),
+        cnf.groups if comments else (),
+    )
+    return buffer.getvalue()
+
+
+def write_dimacs(cnf: CNF, path: str | os.PathLike[str], comments: bool = True) -> Path:
+    """Write the CNF to ``path`` (one-line error if the path cannot be written)."""
+    path = Path(path)
+    try:
+        with open(path, "w", encoding="ascii") as out:
+            write_dimacs_clauses(
+                out, cnf.num_vars, cnf.clauses,
+                _dimacs_header_comments(cnf) if comments else (),
+                cnf.groups if comments else (),
+            )
+    except OSError as exc:
+        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    return path
+
+
+@dataclass
+class Dimacs:
+    """A DIMACS CNF read from a file: the declared variable count, the clauses and the comment lines."""
+
+    num_vars: int
+    clauses: list[Clause]
+    comments: list[str] = field(default_factory=list)
+    source: str = "<text>"
+
+    @property
+    def num_clauses(self) -> int:
+        return len(self.clauses)
+
+    def board_size(self) -> int | None:
+        """n when the variable count is a perfect square n², else None."""
+        root = isqrt(self.num_vars)
+        return root if root * root == self.num_vars and root > 0 else None
+
+
+def parse_dimacs(text: str, source: str = "<text>") -> Dimacs:
+    """Parse DIMACS CNF text.
+
+    Accepts comments anywhere, clauses wrapped over several lines or several on one line, blank lines,
+    a missing final newline and the SATLIB ``%`` end marker.  Anything else is a :class:`DimacsError`
+    naming the file and line.
+    """
+    header: tuple[int, int] | None = None
+    header_line = 0
+    clauses: list[Clause] = []
+    comments: list[str] = []
+    current: list[int] = []
+    lineno = 0
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        first = line[0]
+        if first == "c":
+            comments.append(line[1:].strip())
+            continue
+        if first == "%":
+            break
+        if first == "p":
+            parts = line.split()
+            if header is not None:
+                raise DimacsError(f"{source}:{lineno}: a second 'p' header (the first is on line {header_line})")
+            if len(parts) != 4 or parts[1] != "cnf" or not (parts[2].isdigit() and parts[3].isdigit()):
+                raise DimacsError(f"{source}:{lineno}: expected 'p cnf VARIABLES CLAUSES', got {line!r}")
+            header, header_line = (int(parts[2]), int(parts[3])), lineno
+            continue
+        if header is None:
+            raise DimacsError(f"{source}:{lineno}: clause before the 'p cnf VARIABLES CLAUSES' header")
+        num_vars = header[0]
+        for token in line.split():
+            try:
+                lit = int(token)
+            except ValueError:
+                raise DimacsError(f"{source}:{lineno}: {token!r} is not an integer literal") from None
+            if lit == 0:
+                clauses.append(current)
+                current = []
+            elif -num_vars <= lit <= num_vars:
+                current.append(lit)
+            else:
+                raise DimacsError(
+                    f"{source}:{lineno}: literal {lit} is outside the {num_vars} variables the header declares"
+                )
+    if header is None:
+        raise DimacsError(f"{source}: no 'p cnf VARIABLES CLAUSES' header; is this a DIMACS CNF file?")
+    if current:
+        raise DimacsError(f"{source}:{lineno}: the last clause is not ended by 0")
+    if len(clauses) != header[1]:
+        raise DimacsError(
+            f"{source}:{header_line}: the header declares {header[1]} clauses but the file has {len(clauses)}"
+        )
+    return Dimacs(header[0], clauses, comments, source)
+
+
+def read_dimacs(path: str | os.PathLike[str]) -> Dimacs:
+    """Read a DIMACS CNF file (one-line error if it is missing, unreadable or malformed)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        raise InputError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise InputError(f"{path} is a folder, not a DIMACS file") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return parse_dimacs(text, source=str(path))
