@@ -389,7 +389,10 @@ def cmd_solvers(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or a usage error already reported in one line
+        return int(exc.code or 0)
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_INPUT

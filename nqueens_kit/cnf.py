@@ -68,6 +68,7 @@ class CNF:
     clauses: list[Clause]
     num_vars: int
     groups: list[ClauseGroup] = field(default_factory=list)
+    defined: bool = False  # helpers made functions of the board (one extra clause per helper)
 
     @property
     def n(self) -> int:
@@ -119,9 +120,12 @@ def decode_model(model: Iterable[int], n: int) -> Board:
     return tuple(sorted(((lit - 1) // n + 1, (lit - 1) % n + 1) for lit in model if 0 < lit <= top))
 
 
-def build_cnf(problem: Problem | int, encoding: str = DEFAULT_ENCODING) -> CNF:
+def build_cnf(problem: Problem | int, encoding: str = DEFAULT_ENCODING, define: bool = False) -> CNF:
     """The CNF of an N-queens problem: for each line, at least one (rows and columns) and at most one in
     the chosen encoding; a unit clause per pre-placed queen.
+
+    ``define`` adds one clause per helper variable making it a function of the board (see
+    :mod:`nqueens_kit.encodings`); the boards are the same, but each board then has exactly one model.
     """
     if not isinstance(problem, Problem):
         problem = Problem(problem)
@@ -137,12 +141,12 @@ def build_cnf(problem: Problem | int, encoding: str = DEFAULT_ENCODING) -> CNF:
             groups.append(ClauseGroup(line.name, "alo", len(clauses), len(clauses) + 1))
             clauses.append(lits)
         start = len(clauses)
-        clauses.extend(amo(lits, pool))
+        clauses.extend(amo(lits, pool, define))
         groups.append(ClauseGroup(line.name, "amo", start, len(clauses)))
     for r, c in problem.preplaced:
         groups.append(ClauseGroup(f"placed_{r}_{c}", "placed", len(clauses), len(clauses) + 1))
         clauses.append([(r - 1) * n + c])
-    return CNF(problem, encoding, clauses, pool.top, groups)
+    return CNF(problem, encoding, clauses, pool.top, groups, define)
 
 
 def line_lengths(n: int) -> list[tuple[int, int, bool]]:
@@ -155,14 +159,15 @@ def line_lengths(n: int) -> list[tuple[int, int, bool]]:
     return result
 
 
-def predicted_size(n: int, encoding: str = DEFAULT_ENCODING, preplaced: int = 0) -> tuple[int, int]:
+def predicted_size(n: int, encoding: str = DEFAULT_ENCODING, preplaced: int = 0,
+                   define: bool = False) -> tuple[int, int]:
     """``(variables, clauses)`` of :func:`build_cnf` from the encoding's closed-form counts alone."""
     counts = get_encoding(encoding).counts
     variables, clauses = n * n, preplaced
     for length, how_many, exact in line_lengths(n):
         aux, cl = counts(length)
         variables += how_many * aux
-        clauses += how_many * (cl + (1 if exact else 0))
+        clauses += how_many * (cl + (1 if exact else 0) + (aux if define else 0))
     return variables, clauses
 
 

@@ -20,7 +20,9 @@ Inside:
 
 Helper variables in ``sequential``, ``commander``, ``product`` and ``binary`` are only *implied* by the
 board variables, not defined by them: one board can have several satisfying assignments of the helpers.
-Enumerating solutions must therefore block on the board variables only (see :mod:`nqueens_kit.sat`).
+Enumerating solutions must therefore block on the board variables only (see :mod:`nqueens_kit.sat`), or
+use ``define=True``: every encoding then adds exactly one clause per helper, ``h → (the literals h stands
+for)``, which makes each helper the OR of those literals, so every board has exactly one model.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ class VarPool:
         return list(range(first, self.top + 1))
 
 
-def pairwise(lits: Sequence[int], pool: VarPool) -> list[Clause]:
+def pairwise(lits: Sequence[int], pool: VarPool, define: bool = False) -> list[Clause]:
     """At most one: ``¬a ∨ ¬b`` for every pair; k(k-1)/2 clauses, no helpers (the lectures' encoding)."""
     return list(map(list, combinations([-x for x in lits], 2)))
 
@@ -67,11 +69,12 @@ def _pairwise_counts(k: int) -> tuple[int, int]:
     return 0, k * (k - 1) // 2
 
 
-def sequential(lits: Sequence[int], pool: VarPool) -> list[Clause]:
+def sequential(lits: Sequence[int], pool: VarPool, define: bool = False) -> list[Clause]:
     """Sinz's sequential counter: helper s_i means "a queen among the first i literals".
 
     ``x_1 → s_1``; for 1 < i < k: ``x_i → s_i``, ``s_{i-1} → s_i``, ``¬(x_i ∧ s_{i-1})``;
-    ``¬(x_k ∧ s_{k-1})``.  3k - 4 clauses and k - 1 helpers for k >= 2.
+    ``¬(x_k ∧ s_{k-1})``.  3k - 4 clauses and k - 1 helpers for k >= 2.  With ``define`` also
+    ``s_1 → x_1`` and ``s_i → s_{i-1} ∨ x_i``, so s_i is exactly "a queen among the first i".
     """
     k = len(lits)
     if k <= 1:
@@ -82,6 +85,9 @@ def sequential(lits: Sequence[int], pool: VarPool) -> list[Clause]:
         x = lits[i]
         clauses += ([-x, s[i]], [-s[i - 1], s[i]], [-x, -s[i - 1]])
     clauses.append([-lits[-1], -s[-1]])
+    if define:
+        clauses.append([-s[0], lits[0]])
+        clauses += [[-s[i], s[i - 1], lits[i]] for i in range(1, k - 1)]
     return clauses
 
 
@@ -95,12 +101,13 @@ SMALL = 4
 GROUP = 3
 
 
-def commander(lits: Sequence[int], pool: VarPool) -> list[Clause]:
+def commander(lits: Sequence[int], pool: VarPool, define: bool = False) -> list[Clause]:
     """Klieber and Kwon's commander encoding, applied recursively.
 
     Split the literals into groups of 3; each group gets a commander c with pairwise at-most-one inside
     the group and ``x → c`` for its members; then at most one commander, recursively.  A group of one
-    literal is its own commander.  At or below 4 literals it is plain pairwise.
+    literal is its own commander.  At or below 4 literals it is plain pairwise.  With ``define`` also
+    ``c → x_1 ∨ x_2 ∨ x_3``, so a commander is exactly "a queen in my group".
     """
     if len(lits) <= SMALL:
         return pairwise(lits, pool)
@@ -114,8 +121,10 @@ def commander(lits: Sequence[int], pool: VarPool) -> list[Clause]:
         c = pool.new()
         clauses += pairwise(group, pool)
         clauses += [[-x, c] for x in group]
+        if define:
+            clauses.append([-c, *group])
         commanders.append(c)
-    return clauses + commander(commanders, pool)
+    return clauses + commander(commanders, pool, define)
 
 
 @cache
@@ -129,13 +138,14 @@ def _commander_counts(k: int) -> tuple[int, int]:
     return aux + sub_aux, clauses + sub_clauses
 
 
-def product(lits: Sequence[int], pool: VarPool) -> list[Clause]:
+def product(lits: Sequence[int], pool: VarPool, define: bool = False) -> list[Clause]:
     """Chen's 2-product encoding, applied recursively.
 
     Lay the k literals out row by row in a grid of q = ⌈√k⌉ columns and p = ⌈k/q⌉ rows, with helper u_i
     per grid row and v_j per grid column; ``x_ij → u_i`` and ``x_ij → v_j``; then at most one u and at most
     one v, recursively.  Two distinct cells differ in a row or a column, so two queens force two u's or
-    two v's.  At or below 4 literals it is plain pairwise.
+    two v's.  At or below 4 literals it is plain pairwise.  With ``define`` also ``u_i → ∨ (grid row i)``
+    and ``v_j → ∨ (grid column j)``.
     """
     k = len(lits)
     if k <= SMALL:
@@ -147,7 +157,10 @@ def product(lits: Sequence[int], pool: VarPool) -> list[Clause]:
     clauses: list[Clause] = []
     for i, x in enumerate(lits):
         clauses += ([-x, u[i // q]], [-x, v[i % q]])
-    return clauses + product(u, pool) + product(v, pool)
+    if define:
+        clauses += [[-u[i], *lits[i * q : (i + 1) * q]] for i in range(p)]
+        clauses += [[-v[j], *lits[j::q]] for j in range(q)]
+    return clauses + product(u, pool, define) + product(v, pool, define)
 
 
 def ceil_sqrt(k: int) -> int:
@@ -167,18 +180,22 @@ def _product_counts(k: int) -> tuple[int, int]:
     return p + q + pa + qa, 2 * k + pc + qc
 
 
-def binary(lits: Sequence[int], pool: VarPool) -> list[Clause]:
+def binary(lits: Sequence[int], pool: VarPool, define: bool = False) -> list[Clause]:
     """Frisch's binary (bitwise) encoding: m = ⌈log2 k⌉ helper bits spell the index of the true literal.
 
     Literal i forces each bit b_j to bit j of i: ``x_i → b_j`` or ``x_i → ¬b_j``; two true literals would
-    force two different codes.  k·m clauses and m helpers.
+    force two different codes.  k·m clauses and m helpers.  With ``define`` also ``b_j → ∨ (x_i whose
+    index has bit j set)``, so all bits are 0 when no literal is true.
     """
     k = len(lits)
     if k <= 1:
         return []
     m = (k - 1).bit_length()
     bits = pool.take(m)
-    return [[-x, bits[j] if (i >> j) & 1 else -bits[j]] for i, x in enumerate(lits) for j in range(m)]
+    clauses = [[-x, bits[j] if (i >> j) & 1 else -bits[j]] for i, x in enumerate(lits) for j in range(m)]
+    if define:
+        clauses += [[-bits[j], *(x for i, x in enumerate(lits) if (i >> j) & 1)] for j in range(m)]
+    return clauses
 
 
 def _binary_counts(k: int) -> tuple[int, int]:
@@ -191,7 +208,7 @@ class Encoding:
     """A named at-most-one encoding with its closed-form size."""
 
     name: str
-    at_most_one: Callable[[Sequence[int], VarPool], list[Clause]]
+    at_most_one: Callable[..., list[Clause]]  # f(lits, pool, define=False)
     counts: Callable[[int], tuple[int, int]]
     summary: str
     formula: str  # the clause count of an at-most-one over k literals, for tables
@@ -225,6 +242,7 @@ def get_encoding(name: str) -> Encoding:
         raise InputError(f"unknown encoding {name!r}; valid: {', '.join(ENCODINGS)}") from None
 
 
-def exactly_one(lits: Sequence[int], pool: VarPool, encoding: str = DEFAULT_ENCODING) -> list[Clause]:
+def exactly_one(lits: Sequence[int], pool: VarPool, encoding: str = DEFAULT_ENCODING,
+                define: bool = False) -> list[Clause]:
     """At least one (one clause over all the literals) plus at most one in the named encoding."""
-    return [list(lits)] + get_encoding(encoding).at_most_one(lits, pool)
+    return [list(lits)] + get_encoding(encoding).at_most_one(lits, pool, define)

@@ -12,8 +12,11 @@ Inside:
   :class:`~nqueens_kit.board.SolveResult`.
 - :func:`parse_solver_output`: MiniSat's result file (``SAT`` / literals) and the competition format
   (``s SATISFIABLE`` / ``v ... 0``).
-- :func:`iter_solutions`, :func:`count_solutions`, :func:`count_projected`: enumeration that blocks each
-  board on its n² board variables only, so encodings with helper variables count every board once.
+- :func:`iter_solutions`, :func:`count_solutions`, :func:`count_projected`: enumeration that counts every
+  board once whatever the encoding: solvers that take clauses incrementally (PySAT) or one call per
+  solution (DIMACS binaries) block each board on its board variables only; pycosat, whose ``itersolve``
+  blocks over *all* variables, gets the formula with defined helpers (``build_cnf(define=True)``), where
+  each board has exactly one model.  The search is split on the first rows' queens (:func:`_cubes`).
 
 >>> solve_sat(8).status, solve_sat(3).status
 ('solved', 'infeasible')
@@ -263,10 +266,17 @@ def parse_solver_output(text: str) -> tuple[str, list[int] | None]:
                 upper, "unknown"
             )
             minisat_style = True
-        elif minisat_style or status is None:
+        elif minisat_style:
             model += _literals(line, lineno)
-            if status is None:
-                status = "sat"  # a bare model line, as some solvers print
+        elif status is None:
+            try:
+                model += _literals(line, lineno)
+            except InputError:
+                raise InputError(
+                    f"no SAT/UNSAT answer found in the solver output (expected 's SATISFIABLE' or 'SAT'), "
+                    f"line {lineno} reads {line[:40]!r}"
+                ) from None
+            status = "sat"  # a bare model line, as some solvers print
         else:
             raise InputError(f"line {lineno}: unexpected solver output {line[:40]!r}")
     if status is None:
@@ -374,8 +384,9 @@ def _enumerate_cube(cnf: CNF, units: list[int], solver: str) -> Iterator[Board]:
     """Every board of ``cnf`` with the unit literals added, each exactly once."""
     clauses = cnf.clauses + [[u] for u in units]
     n = cnf.n
-    if solver == "pycosat" and cnf.num_vars == cnf.board_vars:
-        # No helper variables: pycosat's own blocking (over all variables) is exactly board blocking.
+    if solver == "pycosat" and (cnf.defined or cnf.num_vars == cnf.board_vars):
+        # Every variable is a function of the board (no helpers, or defined helpers), so pycosat's own
+        # blocking over all variables excludes exactly one board: incremental and exact.
         import pycosat
 
         for model in pycosat.itersolve(clauses, vars=cnf.num_vars):
@@ -408,7 +419,7 @@ def iter_solutions(problem: Problem | int, encoding: str = DEFAULT_ENCODING,
     if not isinstance(problem, Problem):
         problem = Problem(problem)
     get_sat_solver(solver).require()
-    cnf = build_cnf(problem, encoding)
+    cnf = build_cnf(problem, encoding, define=solver == "pycosat")
     n = problem.n
     for units, mirrored in _cubes(problem):
         for board in _enumerate_cube(cnf, units, solver):

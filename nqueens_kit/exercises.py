@@ -1,0 +1,254 @@
+"""Self-checking exercises for the notebooks: a student writes a function, a checker says whether it is right.
+
+Inside:
+
+- :class:`Verdict`: what every checker returns; true when the answer is right, and its text (shown in a
+  notebook) is a friendly sentence that names a counterexample when the answer is wrong.
+- :func:`check_at_most_one` and :func:`check_exactly_one`: a student's CNF encoding ``f(lits, pool)``
+  checked by brute force against every assignment of k = 1 .. 6 literals (helper variables allowed).
+- :func:`check_clause_count`: a student's closed-form clause count ``f(n)`` against the generated formula.
+- :func:`check_verify`: a student's solution checker ``f(n, queens)`` against boards with every kind of flaw.
+- :func:`check_diagonals`: a student's list of the diagonal lines of a board (for the ILP constraints).
+
+The checkers are independent of the encoder under test: an at-most-one formula is judged by solving it
+with each assignment of the literals forced, which says directly which assignments it allows.
+
+>>> from nqueens_kit.encodings import pairwise
+>>> check_at_most_one(pairwise)
+Correct: your at-most-one encoding allows exactly the assignments with at most one true literal, for every k from 1 to 6.
+>>> def forgets_the_last_pair(lits, pool):
+...     return [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:-1]]
+>>> verdict = check_at_most_one(forgets_the_last_pair)
+>>> bool(verdict), verdict.counterexample
+(False, ((1, 2), (True, True)))
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from itertools import product as assignments
+from typing import Any
+
+from .board import Cell, board_lines, verify
+from .cnf import build_cnf
+from .construct import construct
+from .encodings import Clause, VarPool
+
+#: The largest number of literals the brute-force checks try (2^6 = 64 assignments each).
+MAX_K = 6
+
+
+@dataclass
+class Verdict:
+    """A checker's answer: ``ok``, a friendly ``message``, and the ``counterexample`` when there is one.
+
+    A verdict is true when the answer is right, so ``assert check_...(f)`` works in a test; in a notebook
+    its text is what is shown.
+    """
+
+    ok: bool
+    message: str
+    counterexample: Any = None
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def __repr__(self) -> str:
+        return self.message
+
+    __str__ = __repr__
+
+
+def _call_encoder(encode: Callable[..., Any], lits: list[int], pool: VarPool) -> list[Clause]:
+    """Call ``encode(lits, pool)`` or ``encode(lits)`` (a student may not need helper variables)."""
+    try:
+        takes_pool = len(inspect.signature(encode).parameters) >= 2
+    except (TypeError, ValueError):
+        takes_pool = True
+    result = encode(list(lits), pool) if takes_pool else encode(list(lits))
+    return [list(clause) for clause in result]
+
+
+def _describe(lits: Sequence[int], values: Sequence[bool]) -> str:
+    return ", ".join(f"x{lit}={'T' if value else 'F'}" for lit, value in zip(lits, values))
+
+
+def _satisfiable(clauses: list[Clause], units: list[int]) -> bool:
+    import pycosat
+
+    return pycosat.solve(clauses + [[u] for u in units]) != "UNSAT"
+
+
+def _check_cardinality(encode: Callable[..., Any], exact: bool, max_k: int) -> Verdict:
+    what = "exactly-one" if exact else "at-most-one"
+    rule = "exactly one true literal" if exact else "at most one true literal"
+    # k = 1 .. max_k over 1..k, and once over scattered, unsorted ids to catch code that assumes 1..k.
+    cases: list[list[int]] = [list(range(1, k + 1)) for k in range(1, max_k + 1)]
+    cases.append([7, 3, 9, 5])
+    for lits in cases:
+        k = len(lits)
+        pool = VarPool(max(lits))
+        try:
+            clauses = _call_encoder(encode, lits, pool)
+        except Exception as exc:  # a student's code: report whatever it raised
+            return Verdict(False, f"Not yet: your function raised {type(exc).__name__}: {exc} (for literals {lits}).",
+                           (tuple(lits), None))
+        for clause in clauses:
+            for lit in clause:
+                if not isinstance(lit, int) or isinstance(lit, bool) or lit == 0:
+                    return Verdict(False, f"Not yet: every literal must be a non-zero int, but a clause for "
+                                          f"literals {lits} holds {lit!r}.", (tuple(lits), None))
+                if abs(lit) not in lits and abs(lit) <= max(lits):
+                    return Verdict(False, f"Not yet: for literals {lits} a clause uses variable {abs(lit)}, which is "
+                                          "neither one of them nor a fresh helper from pool.new().", (tuple(lits), None))
+                if abs(lit) > pool.top:
+                    return Verdict(False, f"Not yet: for literals {lits} a clause uses variable {abs(lit)}, which "
+                                          "pool did not hand out; take helper variables with pool.new().", (tuple(lits), None))
+        for values in assignments((False, True), repeat=k):
+            allowed = sum(values) == 1 if exact else sum(values) <= 1
+            units = [lit if value else -lit for lit, value in zip(lits, values)]
+            if _satisfiable(clauses, units) != allowed:
+                shown = _describe(lits, values)
+                if allowed:
+                    message = (f"Not yet: with k = {k} literals your clauses forbid {shown}, "
+                               f"which has {sum(values)} true literal(s) and should be allowed ({rule}).")
+                else:
+                    message = (f"Not yet: with k = {k} literals your clauses allow {shown}, "
+                               f"which has {sum(values)} true literals; {what} must forbid it.")
+                return Verdict(False, message, (tuple(lits), tuple(values)))
+    return Verdict(True, f"Correct: your {what} encoding allows exactly the assignments with {rule}, "
+                         f"for every k from 1 to {max_k}.")
+
+
+def check_at_most_one(encode: Callable[..., Any], max_k: int = MAX_K) -> Verdict:
+    """Check an at-most-one encoding ``encode(lits, pool) -> clauses`` (or ``encode(lits)``) by brute force.
+
+    For each k = 1 .. ``max_k`` it tries all 2^k assignments of the literals: the clauses (with any helper
+    variables taken from ``pool.new()`` left free) must be satisfiable exactly when at most one literal is
+    true.  A wrong encoding gets the first assignment it gets wrong as ``counterexample``:
+    ``(literals, values)``.
+
+    >>> check_at_most_one(lambda lits: []).counterexample
+    ((1, 2), (True, True))
+    """
+    return _check_cardinality(encode, exact=False, max_k=max_k)
+
+
+def check_exactly_one(encode: Callable[..., Any], max_k: int = MAX_K) -> Verdict:
+    """Like :func:`check_at_most_one` for an exactly-one encoding (at least one and at most one).
+
+    >>> from nqueens_kit.encodings import exactly_one
+    >>> bool(check_exactly_one(exactly_one))
+    True
+    >>> check_exactly_one(lambda lits: [list(lits)]).counterexample
+    ((1, 2), (True, True))
+    """
+    return _check_cardinality(encode, exact=True, max_k=max_k)
+
+
+def check_clause_count(formula: Callable[[int], int], encoding: str = "pairwise",
+                       ns: Iterable[int] = range(1, 13)) -> Verdict:
+    """Check a closed-form clause count ``formula(n)`` against the formula the kit generates.
+
+    >>> check_clause_count(lambda n: 2 * n + n * n * (n - 1) + n * (n - 1) * (2 * n - 1) // 3)
+    Correct: your formula gives the number of clauses of the pairwise encoding for every n from 1 to 12.
+    >>> check_clause_count(lambda n: 2 * n + n * n * (n - 1)).counterexample
+    (2, 8, 10)
+    """
+    ns = list(ns)
+    for n in ns:
+        actual = build_cnf(n, encoding).num_clauses
+        try:
+            claimed = formula(n)
+        except Exception as exc:  # a student's code
+            return Verdict(False, f"Not yet: your formula raised {type(exc).__name__}: {exc} at n = {n}.", (n, None, actual))
+        if claimed != actual:
+            return Verdict(False, f"Not yet: at n = {n} your formula gives {claimed!r}, but the {encoding} "
+                                  f"formula has {actual} clauses.", (n, claimed, actual))
+    return Verdict(True, f"Correct: your formula gives the number of clauses of the {encoding} encoding "
+                         f"for every n from {ns[0]} to {ns[-1]}.")
+
+
+def verify_cases() -> list[tuple[str, int, tuple[Cell, ...]]]:
+    """Boards a solution checker must judge: ``(description, n, queens)``, good ones and flawed ones.
+
+    >>> [(what, verify(n, q)) for what, n, q in verify_cases()][:2]
+    [('a solution of 8-queens', True), ('a solution of 1-queens', True)]
+    """
+    good8 = construct(8)
+    return [
+        ("a solution of 8-queens", 8, good8),
+        ("a solution of 1-queens", 1, ((1, 1),)),
+        ("a solution of 5-queens", 5, construct(5)),
+        ("two queens on one diagonal", 4, ((1, 1), (2, 3), (3, 2), (4, 4))),
+        ("two queens on one anti-diagonal (r + c equal)", 4, ((1, 4), (2, 1), (3, 2), (4, 3))),
+        ("two queens in one column", 4, ((1, 2), (2, 4), (3, 2), (4, 3))),
+        ("two queens in one row", 4, ((1, 2), (1, 4), (3, 1), (4, 3))),
+        ("a queen missing (7 queens on 8 x 8)", 8, good8[:-1]),
+        ("one queen twice on the same cell", 4, ((1, 2), (1, 2), (3, 1), (4, 3))),
+        ("a queen off the board", 4, ((1, 2), (2, 4), (3, 1), (4, 5))),
+        ("an empty board for n = 4", 4, ()),
+        ("a solution of 6-queens given as a 6-queens board", 6, ((1, 2), (2, 4), (3, 6), (4, 1), (5, 3), (6, 5))),
+    ]
+
+
+def check_verify(student_verify: Callable[[int, Sequence[Cell]], Any]) -> Verdict:
+    """Check a student's ``verify(n, queens) -> bool`` on good boards and on boards with each kind of flaw.
+
+    >>> from nqueens_kit import verify
+    >>> bool(check_verify(verify))
+    True
+    >>> rows_and_columns_only = lambda n, q: len({r for r, c in q}) == len({c for r, c in q}) == n
+    >>> check_verify(rows_and_columns_only).counterexample[0]
+    'two queens on one diagonal'
+    """
+    for description, n, queens in verify_cases():
+        expected = verify(n, queens)
+        try:
+            answer = student_verify(n, list(queens))
+        except Exception as exc:  # a student's code
+            return Verdict(False, f"Not yet: your function raised {type(exc).__name__}: {exc} on {description} "
+                                  f"(n = {n}, queens {list(queens)}).", (description, n, queens))
+        if bool(answer) != expected:
+            verb = "accepts" if answer else "rejects"
+            return Verdict(False, f"Not yet: your function {verb} {description} (n = {n}, queens {list(queens)}); "
+                                  f"the right answer is {expected}.", (description, n, queens))
+    return Verdict(True, f"Correct: your checker gets all {len(verify_cases())} test boards right "
+                         "(good ones, and ones with each kind of attack or a missing queen).")
+
+
+def check_diagonals(student_diagonals: Callable[[int], Iterable[Iterable[Cell]]],
+                    ns: Iterable[int] = range(1, 9)) -> Verdict:
+    """Check ``diagonals(n)``: every diagonal and anti-diagonal of two or more cells, each as a list of cells.
+
+    The order of the lines and of the cells inside a line does not matter.
+
+    >>> def diagonals(n):
+    ...     cells = [(r, c) for r in range(1, n + 1) for c in range(1, n + 1)]
+    ...     lines = [[q for q in cells if q[0] - q[1] == d] for d in range(1 - n, n)]
+    ...     lines += [[q for q in cells if q[0] + q[1] == s] for s in range(2, 2 * n + 1)]
+    ...     return [line for line in lines if len(line) >= 2]
+    >>> bool(check_diagonals(diagonals))
+    True
+    >>> check_diagonals(lambda n: []).counterexample[0]
+    2
+    """
+    for n in ns:
+        expected = {frozenset(line.cells) for line in board_lines(n) if line.kind in ("diag", "anti")}
+        try:
+            answer = [frozenset(map(tuple, line)) for line in student_diagonals(n)]
+        except Exception as exc:  # a student's code
+            return Verdict(False, f"Not yet: your function raised {type(exc).__name__}: {exc} at n = {n}.", (n, None))
+        got = set(answer)
+        missing = sorted((sorted(line) for line in expected - got), key=len)
+        extra = sorted((sorted(line) for line in got - expected), key=len)
+        if missing:
+            return Verdict(False, f"Not yet: at n = {n} the line {missing[0]} is missing.", (n, missing[0]))
+        if extra:
+            return Verdict(False, f"Not yet: at n = {n} the line {extra[0]} is not a diagonal of two or more cells.",
+                           (n, extra[0]))
+        if len(answer) != len(got):
+            return Verdict(False, f"Not yet: at n = {n} some line is listed twice.", (n, None))
+    return Verdict(True, "Correct: your function lists every diagonal and anti-diagonal of two or more cells.")

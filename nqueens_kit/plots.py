@@ -1,0 +1,504 @@
+"""Figures of boards and of timing results; every function returns a :class:`matplotlib.figure.Figure`.
+
+Inside:
+
+- :func:`draw_board`: a chessboard with queens (pre-placed ones in another colour), optional attack lines,
+  and highlighted cells (the cells of one line or clause, say).  Glyphs up to n = 64, dots beyond.
+- :func:`draw_gallery`: many boards in a grid (e.g. the 12 fundamental solutions of n = 8).
+- :func:`heatmap`: a value per cell (an LP relaxation's fractional queens) with a colour bar.
+- :func:`plot_time`, :func:`plot_size`, :func:`plot_build_solve`: the results of a timing sweep
+  (rows from :func:`nqueens_kit.timing.run_sweep` or :func:`nqueens_kit.timing.read_results`).
+- :func:`save_figure`: PNG, SVG or PDF by the file's suffix.
+
+Figures are made with ``plt.subplots`` and closed at once, so nothing pops up and nothing accumulates:
+a notebook still shows a returned figure, and a script saves it with :func:`save_figure`.
+
+>>> fig = draw_board(4, [(1, 2), (2, 4), (3, 1), (4, 3)], preplaced=[(1, 2)])
+>>> ax = fig.axes[0]
+>>> len(ax.texts), ax.get_xlim()
+(4, (0.5, 4.5))
+>>> rows = [{"n": 8, "method": "sat", "encoding": "pairwise", "solver": "pycosat", "repeat": 1,
+...          "status": "solved", "build_seconds": 0.01, "solve_seconds": 0.02, "total_seconds": 0.03}]
+>>> plot_time(rows).axes[0].get_yscale()
+'log'
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from matplotlib import pyplot as plt
+from matplotlib.axes import Axes
+from matplotlib.collections import LineCollection
+from matplotlib.colors import ListedColormap
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Rectangle
+
+from .board import Cell, attacks as attack_reason, check_cell
+from .errors import InputError
+
+#: Board colours (light and dark squares), queen colours and the default highlight.
+LIGHT, DARK = "#f0d9b5", "#b58863"
+QUEEN_COLOUR = "#1b1b1b"
+PREPLACED_COLOUR = "#1552b8"
+ATTACK_COLOUR = "#d32f2f"
+HIGHLIGHT_COLOUR = "#ffe14d"
+#: The queen glyph (BLACK CHESS QUEEN) and the font that has it; DejaVu Sans ships with matplotlib.
+QUEEN_GLYPH = "\u265b"
+GLYPH_FONT = "DejaVu Sans"
+#: Beyond this board size queens are dots: a glyph would be a few pixels wide.
+GLYPH_LIMIT = 64
+#: Boards up to this size get every row and column number; heat maps print values up to HEATMAP_TEXT_LIMIT.
+LABEL_LIMIT = 20
+HEATMAP_TEXT_LIMIT = 12
+FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
+
+__all__ = [
+    "draw_board", "draw_gallery", "heatmap", "plot_time", "plot_size", "plot_build_solve", "save_figure",
+    "board_figsize",
+]
+
+
+# ------------------------------------------------------------------------------------------- boards
+
+
+@cache
+def _glyph_available() -> bool:
+    """Whether the bundled font has the queen glyph (it does; checked so a stripped install still works)."""
+    try:
+        from matplotlib.font_manager import FontProperties, findfont
+        from matplotlib.ft2font import FT2Font
+
+        path = findfont(FontProperties(family=GLYPH_FONT), fallback_to_default=False)
+        return FT2Font(path).get_char_index(ord(QUEEN_GLYPH)) != 0
+    except (ValueError, OSError, RuntimeError):
+        return False
+
+
+def board_figsize(n: int) -> tuple[float, float]:
+    """A square figure size in inches that keeps small boards small and large boards legible."""
+    side = min(8.0, max(2.6, 0.4 * n + 1.0))
+    return side, side
+
+
+def _cells(n: int, cells: Iterable[Any], what: str) -> list[Cell]:
+    result: list[Cell] = []
+    for cell in cells:
+        try:
+            r, c = int(cell[0]), int(cell[1])
+        except (TypeError, ValueError, IndexError):
+            raise InputError(f"{what}: a cell is a (row, col) pair of whole numbers, not {cell!r}") from None
+        check_cell((r, c), n)
+        result.append((r, c))
+    return result
+
+
+def _ticks(n: int) -> list[int]:
+    """Every row number on small boards; 1 and multiples of a round step on large ones."""
+    if n <= LABEL_LIMIT:
+        return list(range(1, n + 1))
+    step = math.ceil(n / 8)
+    return [1, *range(step, n + 1, step)]
+
+
+def _cell_points(ax: Axes, n: int) -> float:
+    """The side of one square in points, from the axes' size on its figure."""
+    fig = ax.figure
+    box = ax.get_position()
+    side_inches = min(box.width * fig.get_figwidth(), box.height * fig.get_figheight())
+    return side_inches * 72.0 / n
+
+
+def _attack_segments(n: int, queen: Cell) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The row, column and both diagonals through a queen, from board edge to board edge (x = col, y = row)."""
+    r, c = queen
+    segments = [((0.5, r), (n + 0.5, r)), ((c, 0.5), (c, n + 0.5))]
+    for dr, dc in ((1, 1), (1, -1)):
+        back = min(r - 1 if dr > 0 else n - r, c - 1 if dc > 0 else n - c)
+        fwd = min(n - r if dr > 0 else r - 1, n - c if dc > 0 else c - 1)
+        r0, c0 = r - dr * (back + 0.5), c - dc * (back + 0.5)
+        r1, c1 = r + dr * (fwd + 0.5), c + dc * (fwd + 0.5)
+        segments.append(((c0, r0), (c1, r1)))
+    return segments
+
+
+def draw_board(
+    n: int,
+    queens: Iterable[Cell] = (),
+    preplaced: Iterable[Cell] = (),
+    attacks: bool = False,
+    highlight: Iterable[Cell] | Mapping[Cell, str] | None = None,
+    ax: Axes | None = None,
+    title: str | None = None,
+    labels: bool = True,
+) -> Figure:
+    """Draw an n x n chessboard with queens; returns the figure (``ax.figure`` when ``ax`` is given).
+
+    Row 1 is at the top and column 1 on the left, as in :func:`nqueens_kit.board.draw`.  Pre-placed queens
+    are drawn in :data:`PREPLACED_COLOUR` (whether or not ``queens`` repeats them).  ``attacks`` draws the
+    lines every queen attacks along, and a thick red segment between any two queens that attack each other.
+    ``highlight`` is a set of cells (shaded yellow) or a dict cell -> colour.  ``labels`` numbers rows and
+    columns.
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise InputError(f"board size must be a whole number of at least 1, not {n!r}")
+    queen_cells = _cells(n, queens, "queens")
+    fixed = set(_cells(n, preplaced, "preplaced"))
+    everyone = sorted(set(queen_cells) | fixed)
+    if ax is None:
+        fig, ax = plt.subplots(figsize=board_figsize(n), layout="constrained")
+        plt.close(fig)
+    fig = ax.figure
+
+    checker = [[(r + c) % 2 for c in range(n)] for r in range(n)]
+    ax.imshow(checker, cmap=ListedColormap([LIGHT, DARK]), vmin=0, vmax=1,
+              extent=(0.5, n + 0.5, n + 0.5, 0.5), interpolation="nearest", zorder=0)
+    ax.set_xlim(0.5, n + 0.5)
+    ax.set_ylim(n + 0.5, 0.5)
+    ax.set_aspect("equal")
+
+    if highlight:
+        colours = highlight if isinstance(highlight, Mapping) else dict.fromkeys(highlight, HIGHLIGHT_COLOUR)
+        for (r, c), colour in zip(_cells(n, colours.keys(), "highlight"), colours.values()):
+            ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, facecolor=colour, edgecolor="none",
+                                   alpha=0.65, zorder=1))
+
+    if attacks and everyone:
+        rays = [seg for q in everyone for seg in _attack_segments(n, q)]
+        ax.add_collection(LineCollection(rays, colors=ATTACK_COLOUR, linewidths=0.8, alpha=0.35, zorder=2))
+        clashes = [((a[1], a[0]), (b[1], b[0])) for i, a in enumerate(everyone) for b in everyone[i + 1:]
+                   if attack_reason(a, b)]
+        if clashes:
+            ax.add_collection(LineCollection(clashes, colors=ATTACK_COLOUR, linewidths=2.5, zorder=3))
+
+    cell_pt = _cell_points(ax, n)
+    colours = [PREPLACED_COLOUR if q in fixed else QUEEN_COLOUR for q in everyone]
+    if n <= GLYPH_LIMIT and cell_pt >= 5 and _glyph_available():
+        for (r, c), colour in zip(everyone, colours):
+            ax.text(c, r, QUEEN_GLYPH, ha="center", va="center", color=colour, fontfamily=GLYPH_FONT,
+                    fontsize=0.92 * cell_pt, zorder=4)
+    elif everyone:
+        ax.scatter([c for _, c in everyone], [r for r, _ in everyone], s=max(1.0, (0.6 * cell_pt) ** 2),
+                   c=colours, marker="o", linewidths=0, zorder=4)
+
+    if labels:
+        ticks = _ticks(n)
+        ax.set_xticks(ticks)
+        ax.set_yticks(ticks)
+        ax.xaxis.tick_top()
+        ax.tick_params(length=0, labelsize=max(6.0, min(10.0, 0.5 * cell_pt)))
+    else:
+        ax.set_xticks([])
+        ax.set_yticks([])
+    if title:
+        ax.set_title(title, fontsize=10)
+    return fig
+
+
+def draw_gallery(
+    n: int,
+    boards: Sequence[Iterable[Cell]],
+    ncols: int | None = None,
+    titles: Sequence[str] | None = None,
+    preplaced: Iterable[Cell] = (),
+) -> Figure:
+    """Many boards of one size in a grid (``ncols`` per row, default about square), optional titles.
+
+    >>> fig = draw_gallery(4, [[(1, 2), (2, 4), (3, 1), (4, 3)], [(1, 3), (2, 1), (3, 4), (4, 2)]])
+    >>> sum(ax.axison for ax in fig.axes)
+    2
+    """
+    boards = list(boards)
+    if not boards:
+        raise InputError("draw_gallery needs at least one board")
+    if titles is not None and len(titles) != len(boards):
+        raise InputError(f"draw_gallery got {len(titles)} titles for {len(boards)} boards; give one per board")
+    ncols = ncols or math.ceil(math.sqrt(len(boards)))
+    if ncols < 1:
+        raise InputError(f"ncols must be at least 1, not {ncols}")
+    ncols = min(ncols, len(boards))
+    nrows = math.ceil(len(boards) / ncols)
+    each = max(1.2, min(2.6, 12.0 / ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(each * ncols, (each + (0.3 if titles else 0)) * nrows),
+                             layout="constrained", squeeze=False)
+    plt.close(fig)
+    fixed = list(preplaced)
+    flat = [ax for row in axes for ax in row]
+    for i, ax in enumerate(flat):
+        if i < len(boards):
+            draw_board(n, boards[i], fixed, ax=ax, title=titles[i] if titles else None, labels=False)
+        else:
+            ax.set_axis_off()
+    return fig
+
+
+def heatmap(
+    n: int,
+    values: Mapping[Cell, float],
+    title: str | None = None,
+    ax: Axes | None = None,
+    cmap: str = "Blues",
+    label: str = "value",
+) -> Figure:
+    """A value per cell (missing cells are 0) with a colour bar; values are printed on boards up to 12 x 12.
+
+    The colour scale always covers 0 .. 1, so LP relaxations of different boards compare at a glance.
+
+    >>> fig = heatmap(2, {(1, 1): 0.5, (2, 2): 0.5})
+    >>> [t.get_text() for t in fig.axes[0].texts]
+    ['.5', '.5']
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise InputError(f"board size must be a whole number of at least 1, not {n!r}")
+    grid = [[0.0] * n for _ in range(n)]
+    for (r, c), value in zip(_cells(n, values.keys(), "heatmap"), values.values()):
+        grid[r - 1][c - 1] = float(value)
+    flat = [v for row in grid for v in row]
+    vmin, vmax = min(0.0, *flat), max(1.0, *flat)
+    if ax is None:
+        side = board_figsize(n)[0]
+        fig, ax = plt.subplots(figsize=(side + 1.2, side), layout="constrained")
+        plt.close(fig)
+    fig = ax.figure
+    image = ax.imshow(grid, cmap=cmap, vmin=vmin, vmax=vmax, extent=(0.5, n + 0.5, n + 0.5, 0.5),
+                      interpolation="nearest")
+    ax.set_aspect("equal")
+    if n <= 40:
+        edges = [((0.5, k + 0.5), (n + 0.5, k + 0.5)) for k in range(n - 1)]
+        edges += [((k + 0.5, 0.5), (k + 0.5, n + 0.5)) for k in range(n - 1)]
+        ax.add_collection(LineCollection(edges, colors="#9e9e9e", linewidths=0.5))
+    if n <= HEATMAP_TEXT_LIMIT:
+        cell_pt = _cell_points(ax, n)
+        threshold = vmin + 0.6 * (vmax - vmin)
+        for r in range(n):
+            for c in range(n):
+                value = grid[r][c]
+                if abs(value) > 1e-9:
+                    ax.text(c + 1, r + 1, _short(value), ha="center", va="center",
+                            fontsize=max(6.0, min(11.0, 0.3 * cell_pt)),
+                            color="white" if value > threshold else "black")
+    ticks = _ticks(n)
+    ax.set_xticks(ticks)
+    ax.set_yticks(ticks)
+    ax.xaxis.tick_top()
+    ax.tick_params(length=0)
+    fig.colorbar(image, ax=ax, label=label, shrink=0.85)
+    if title:
+        ax.set_title(title, fontsize=10)
+    return fig
+
+
+def _short(value: float) -> str:
+    """A compact number for a cell: 1, .5, .33."""
+    if abs(value - round(value)) < 1e-9:
+        return str(int(round(value)))
+    text = f"{value:.2f}".rstrip("0")
+    return text[1:] if text.startswith("0.") else text.replace("-0.", "-.")
+
+
+# ----------------------------------------------------------------------------------- sweep results
+
+
+def _summary(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    from .timing import summarise
+
+    if not rows:
+        raise InputError("no results to plot: the sweep has no rows")
+    return summarise(rows)
+
+
+def _by_config(summary: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
+    groups: dict[str, list[Mapping[str, Any]]] = {}
+    for entry in summary:
+        groups.setdefault(entry["config"], []).append(entry)
+    for entries in groups.values():
+        entries.sort(key=lambda e: e["n"])
+    return groups
+
+
+def _positive(values: Iterable[float | None]) -> list[float]:
+    """Values for a log axis: missing and non-positive ones become NaN (a gap) rather than warnings."""
+    return [v if v is not None and v > 0 else math.nan for v in values]
+
+
+def plot_time(
+    rows: Sequence[Mapping[str, Any]],
+    metric: str = "total",
+    ax: Axes | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Median time against n on a log scale, one line per configuration with a min–max band.
+
+    ``metric`` is ``total`` (build + solve, measured in the worker), ``solve`` or ``build``.  Runs that hit
+    the time limit are marked with an x at the limit (a dashed line); a median that is itself a timeout
+    (more than half the repeats) leaves a gap in the line.
+    """
+    if metric not in ("total", "solve", "build"):
+        raise InputError(f"metric must be total, solve or build, not {metric!r}")
+    summary = _summary(rows)
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
+        plt.close(fig)
+    fig = ax.figure
+    limits = [e["time_limit"] for e in summary if e["timeouts"] and e["time_limit"]]
+    repeats = max((e["runs"] for e in summary), default=1)
+    for label, entries in _by_config(summary).items():
+        ns = [e["n"] for e in entries]
+        (line,) = ax.plot(ns, _positive(e[f"{metric}_median"] for e in entries), marker="o", markersize=4,
+                          label=label)
+        colour = line.get_color()
+        low = _positive(e[f"{metric}_min"] for e in entries)
+        high = _positive((e["time_limit"] if e["timeouts"] and metric == "total" else e[f"{metric}_max"])
+                         for e in entries)
+        if repeats > 1:
+            ax.fill_between(ns, low, high, color=colour, alpha=0.18, linewidth=0)
+        timed_out = [e for e in entries if e["timeouts"]]
+        if timed_out:
+            ax.plot([e["n"] for e in timed_out], [e["time_limit"] or math.nan for e in timed_out],
+                    linestyle="none", marker="x", markersize=9, markeredgewidth=2, color=colour)
+    handles, labels = ax.get_legend_handles_labels()
+    if limits:
+        limit = max(limits)
+        ax.axhline(limit, color="0.4", linestyle="--", linewidth=1)
+        handles.append(Line2D([], [], color="0.3", linestyle="--", marker="x", markersize=8, markeredgewidth=2))
+        labels.append(f"time limit ({limit:g} s): x = timed out")
+    ax.set_yscale("log")
+    ax.set_xlabel("n (board size)")
+    what = {"total": "build + solve", "solve": "solve", "build": "build"}[metric]
+    ax.set_ylabel(f"{what} time, seconds" + (f"\n(median of {repeats}; band: min–max)" if repeats > 1 else ""))
+    ax.grid(True, which="major", alpha=0.4)
+    ax.grid(True, which="minor", alpha=0.12)
+    ax.legend(handles, labels, fontsize=8, loc="best")
+    ax.set_title(title or f"Time to a solution against board size ({what})", fontsize=11)
+    return fig
+
+
+def plot_size(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Figure:
+    """Problem size against n (log-log): SAT variables and clauses per encoding, with the closed-form
+    curves of :func:`nqueens_kit.cnf.predicted_size` through the measured points, and ILP constraints per
+    formulation."""
+    from .cnf import predicted_size
+
+    summary = _summary(rows)
+    sat: dict[tuple[str, int], list[Mapping[str, Any]]] = {}
+    ilp: dict[str, list[Mapping[str, Any]]] = {}
+    for entry in summary:
+        if entry["method"] == "sat" and entry["encoding"]:
+            sat.setdefault((entry["encoding"], entry["place_random"]), []).append(entry)
+        elif entry["method"] == "ilp" and entry["formulation"]:
+            ilp.setdefault(entry["formulation"], []).append(entry)
+    panels = (["variables", "clauses"] if sat else []) + (["constraints"] if ilp else [])
+    if not panels:
+        fig, ax = plt.subplots(figsize=(6, 3), layout="constrained")
+        plt.close(fig)
+        ax.text(0.5, 0.5, "no SAT or ILP rows: nothing has a size to plot", ha="center", va="center")
+        ax.set_axis_off()
+        return fig
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels), 4.2), layout="constrained",
+                             squeeze=False)
+    plt.close(fig)
+    axes_by = dict(zip(panels, axes[0]))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    ns_all = sorted({e["n"] for e in summary})
+    dense = list(range(max(1, ns_all[0]), ns_all[-1] + 1))
+    for i, ((encoding, k), entries) in enumerate(sorted(sat.items())):
+        colour = colours[i % len(colours)]
+        by_n = {}
+        for e in entries:
+            by_n.setdefault(e["n"], e)
+        measured = sorted(by_n.values(), key=lambda e: e["n"])
+        curve = [predicted_size(n, encoding, k) for n in dense]
+        name = encoding + (f" ({k} placed)" if k else "")
+        for index, panel in enumerate(("variables", "clauses")):
+            ax = axes_by[panel]
+            ax.plot(dense, [size[index] for size in curve], color=colour, linewidth=1.2, label=name)
+            points = [(e["n"], e[panel]) for e in measured if e[panel]]
+            if points:
+                ax.plot(*zip(*points), linestyle="none", marker="o", markersize=4, color=colour)
+    for i, (formulation, entries) in enumerate(sorted(ilp.items())):
+        colour = colours[(i + len(sat)) % len(colours)]
+        by_n = {}
+        for e in entries:
+            by_n.setdefault(e["n"], e)
+        points = [(e["n"], e["constraints"]) for e in sorted(by_n.values(), key=lambda e: e["n"])
+                  if e["constraints"]]
+        if points:
+            axes_by["constraints"].plot(*zip(*points), marker="o", markersize=4, color=colour,
+                                        label=formulation)
+    notes = {"variables": "SAT variables (lines: closed form, dots: measured)",
+             "clauses": "SAT clauses (lines: closed form, dots: measured)",
+             "constraints": "ILP constraints (measured)"}
+    for panel, ax in axes_by.items():
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("n (board size)")
+        ax.set_ylabel(panel)
+        ax.set_title(notes[panel], fontsize=9)
+        ax.grid(True, which="both", alpha=0.25)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=8, loc="upper left")
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+def plot_build_solve(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Figure:
+    """Median build time and solve time stacked per n, one panel per configuration.
+
+    Where the lower bar (building the formula or model in Python) is the larger, the encoding, not the
+    solver, dominates the cost.
+    """
+    summary = _summary(rows)
+    groups = _by_config(summary)
+    count = len(groups)
+    ncols = min(3, count)
+    nrows = math.ceil(count / ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.4 * ncols, 3.4 * nrows), layout="constrained",
+                             squeeze=False)
+    plt.close(fig)
+    flat = [ax for row in axes for ax in row]
+    for ax, (label, entries) in zip(flat, groups.items()):
+        entries = [e for e in entries if e["build_median"] is not None and e["solve_median"] is not None]
+        ns = [e["n"] for e in entries]
+        gaps = [b - a for a, b in zip(ns, ns[1:])]
+        width = 0.8 * (min(gaps) if gaps else 1)
+        build = [e["build_median"] for e in entries]
+        solve = [e["solve_median"] for e in entries]
+        ax.bar(ns, build, width=width, color="#8d6e63", label="build (encode in Python)")
+        ax.bar(ns, solve, width=width, bottom=build, color="#42a5f5", label="solve")
+        ax.set_title(label, fontsize=10)
+        ax.set_xlabel("n (board size)")
+        ax.set_ylabel("seconds (median)")
+        ax.grid(True, axis="y", alpha=0.3)
+        if not entries:
+            ax.text(0.5, 0.5, "no completed runs", ha="center", va="center", transform=ax.transAxes)
+    for ax in flat[count:]:
+        ax.set_axis_off()
+    flat[0].legend(fontsize=8, loc="upper left")
+    fig.suptitle(title or "Build time and solve time (stacked)", fontsize=11)
+    return fig
+
+
+# -------------------------------------------------------------------------------------------- saving
+
+
+def save_figure(fig: Figure, path: str | os.PathLike[str], dpi: int = 150) -> Path:
+    """Write ``fig`` as PNG, SVG or PDF, chosen by the suffix; :class:`InputError` if that is impossible."""
+    target = Path(path)
+    suffix = target.suffix.lower()
+    if suffix not in FIGURE_SUFFIXES:
+        raise InputError(f"a figure file must end in {', '.join(FIGURE_SUFFIXES)}, not {str(path)!r}")
+    folder = target.parent
+    if not folder.is_dir():
+        raise InputError(f"cannot write {target}: the folder {folder} does not exist")
+    try:
+        fig.savefig(target, format=suffix[1:], dpi=dpi, bbox_inches="tight")
+    except OSError as exc:
+        raise InputError(f"cannot write {target}: {exc.strerror or exc}") from None
+    return target

@@ -1,0 +1,33 @@
+"""Shared test helpers.
+
+``need(ok, what)`` skips a test whose optional tool is missing, except under NQUEENS_KIT_REQUIRE_ALL=1
+(set by .ci/run), where a missing tool fails the test: a green CI means every backend really ran.
+"""
+
+from __future__ import annotations
+
+import os
+from itertools import permutations
+
+import pytest
+
+REQUIRE_ALL = os.environ.get("NQUEENS_KIT_REQUIRE_ALL") == "1"
+
+
+def need(ok: bool, what: str) -> None:
+    if ok:
+        return
+    if REQUIRE_ALL:
+        pytest.fail(f"{what} is required here (NQUEENS_KIT_REQUIRE_ALL=1) but missing")
+    pytest.skip(f"{what} is not installed")
+
+
+def brute_force(n: int, preplaced=()) -> set[tuple[tuple[int, int], ...]]:
+    """All solutions by trying every permutation: independent of every method in the package."""
+    found = set()
+    for perm in permutations(range(1, n + 1)):
+        if len({r - c for r, c in enumerate(perm, 1)}) == n and len({r + c for r, c in enumerate(perm, 1)}) == n:
+            board = tuple(enumerate(perm, 1))
+            if all(q in board for q in preplaced):
+                found.add(board)
+    return found

@@ -1,0 +1,181 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from nqueens_kit.cli import main
+from nqueens_kit.cnf import build_cnf, write_dimacs
+from nqueens_kit.reference import published_count
+from nqueens_kit.sat import SAT_SOLVERS
+
+from .conftest import need
+
+SOLVE_KEYS = {"n", "method", "encoding", "solver", "status", "queens", "variables", "clauses", "build_seconds",
+              "solve_seconds", "verified"}
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_solve_text(capsys):
+    code, out, err = run(capsys, "solve", 8)
+    assert code == 0 and "solved, verified" in out and "744 clauses" in out
+    board = [line for line in out.splitlines() if set(line) <= {"Q", ".", " "} and line]
+    assert len(board) == 8 and all(line.count("Q") == 1 for line in board)
+
+
+def test_solve_json_contract(capsys):
+    code, out, _ = run(capsys, "solve", 8, "--encoding", "sequential", "--place", "1,1", "--json")
+    data = json.loads(out)
+    assert code == 0 and SOLVE_KEYS <= set(data)
+    assert data["status"] == "solved" and data["verified"] is True and [1, 1] in data["queens"]
+    assert data["queens"] == sorted(data["queens"]) and len(data["queens"]) == 8
+    assert data["encoding"] == "sequential" and data["solver"] == "pycosat" and data["method"] == "sat"
+
+
+def test_place_forms(capsys):
+    a = json.loads(run(capsys, "solve", 8, "--place", "1,1", "--place", "2,5", "--json")[1])
+    b = json.loads(run(capsys, "solve", 8, "--place", "1,1", "2,5", "--json")[1])
+    assert a["preplaced"] == b["preplaced"] == [[1, 1], [2, 5]]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_small_statuses(capsys, n):
+    code, out, _ = run(capsys, "solve", n, "--json")
+    data = json.loads(out)
+    assert data["status"] == ("solved" if n == 1 else "infeasible")
+    assert code == (0 if n == 1 else 1)
+
+
+def test_impossible_preplacement_is_infeasible(capsys):
+    code, out, _ = run(capsys, "solve", 8, "--place", "1,1", "2,3")
+    assert code == 1 and "infeasible" in out and "cannot be completed" in out
+
+
+def test_construct(capsys):
+    code, out, _ = run(capsys, "solve", 2000, "--method", "construct", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["verified"] and len(data["queens"]) == 2000
+
+
+@pytest.mark.parametrize("method", ["sat", "backtrack"])
+def test_count(capsys, method):
+    code, out, _ = run(capsys, "count", 8, "--method", method, "--fundamental", "--json")
+    data = json.loads(out)
+    assert code == 0 and {"n", "count", "fundamental", "method", "seconds"} <= set(data)
+    assert (data["count"], data["fundamental"]) == (92, 12) and data["method"] == method
+
+
+def test_count_text_and_preplaced(capsys):
+    code, out, _ = run(capsys, "count", 6, "--encoding", "binary")
+    assert code == 0 and "4 solutions" in out
+    code, out, _ = run(capsys, "count", 8, "--place", "1,1", "--method", "backtrack", "--json")
+    assert json.loads(out)["count"] == 4
+
+
+def test_cnf_stdout_and_file(capsys, tmp_path):
+    code, out, _ = run(capsys, "cnf", 7)
+    assert code == 0 and "p cnf 49 490" in out and out.startswith("c ")
+    target = tmp_path / "q.cnf"
+    code, out, err = run(capsys, "cnf", 8, "--encoding", "sequential", "-o", target)
+    assert code == 0 and out == "" and "wrote" in err and target.read_text().count(" 0\n") == 604
+
+
+def test_count_from_cnf(capsys, tmp_path):
+    path = write_dimacs(build_cnf(7), tmp_path / "seven.cnf")
+    code, out, _ = run(capsys, "count", "--from-cnf", path, "--json")
+    assert code == 0 and json.loads(out)["count"] == published_count(7)
+    helpers = write_dimacs(build_cnf(6, "sequential"), tmp_path / "six.cnf")
+    code, _, err = run(capsys, "count", "--from-cnf", helpers)
+    assert code == 2 and "--n" in err and "perfect square" in err
+    code, out, _ = run(capsys, "count", "--from-cnf", helpers, "--n", 6, "--json")
+    assert code == 0 and json.loads(out)["count"] == 4
+
+
+def test_decode_both_formats(capsys, tmp_path):
+    board = {(1, 2), (2, 4), (3, 1), (4, 3)}
+    lits = [(r - 1) * 4 + c if (r, c) in board else -((r - 1) * 4 + c) for r in range(1, 5) for c in range(1, 5)]
+    minisat = tmp_path / "minisat.out"
+    minisat.write_text("SAT\n" + " ".join(map(str, lits)) + " 0\n")
+    competition = tmp_path / "comp.out"
+    competition.write_text("c x\ns SATISFIABLE\nv " + " ".join(map(str, lits[:8])) + "\nv " + " ".join(map(str, lits[8:])) + " 0\n")
+    for path in (minisat, competition):
+        code, out, _ = run(capsys, "decode", path, "--n", 4, "--json")
+        data = json.loads(out)
+        assert code == 0 and data["verified"] and {tuple(q) for q in data["queens"]} == board
+    bogus = tmp_path / "bogus.out"
+    bogus.write_text("SAT\n" + " ".join(str(-v) for v in range(1, 17)) + " 0\n")
+    code, out, _ = run(capsys, "decode", bogus, "--n", 4)
+    assert code == 1 and "NOT VALID" in out and "0 queens" in out
+
+
+@pytest.mark.parametrize("solver", ["minisat", "cadical", "picosat"])
+def test_solve_with_binary(capsys, solver):
+    need(SAT_SOLVERS[solver].available(), solver)
+    code, out, _ = run(capsys, "solve", 12, "--solver", solver, "--encoding", "product", "--json")
+    assert code == 0 and json.loads(out)["verified"] is True
+
+
+BAD = [
+    (["solve", "0"], "whole number from 1"),
+    (["solve", "-3"], "whole number from 1"),
+    (["solve", "abc"], "not 'abc'"),
+    (["solve", "2.5"], "not '2.5'"),
+    (["solve", "8", "--encoding", "ladder"], "valid: pairwise"),
+    (["solve", "8", "--solver", "zchaff"], "unknown SAT solver"),
+    (["solve", "8", "--solver", "cbc"], "ILP solver"),
+    (["solve", "8", "--method", "magic"], "invalid choice"),
+    (["solve", "8", "--place", "9,1"], "off the board"),
+    (["solve", "8", "--place", "1,1", "3,3"], "attack each other (same diagonal)"),
+    (["solve", "8", "--place", "x"], "ROW,COL"),
+    (["solve", "8", "--time-limit", "-1"], "positive number of seconds"),
+    (["solve", "8", "--time-limit", "soon"], "positive number of seconds"),
+    (["solve", "8", "--solver", "no-such-sat-solver"], "unknown SAT solver"),
+    (["solve", "8", "--formulation", "lines"], "--method ilp"),
+    (["count"], "board size"),
+    (["count", "--from-cnf", "/no/such/file.cnf"], "no such file"),
+    (["count", "--from-cnf", "{broken}", "--n", "2"], ":2: 'x' is not an integer"),
+    (["decode", "/no/such/output", "--n", "4"], "no such file"),
+    (["decode", "{garbage}", "--n", "4"], "no SAT/UNSAT answer"),
+    (["cnf", "4", "-o", "/no/such/dir/x.cnf"], "cannot write"),
+    (["solve"], "required"),
+]
+
+
+@pytest.mark.parametrize(("args", "fragment"), BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_bad_input_one_line_exit_2(capsys, tmp_path, args, fragment):
+    broken = tmp_path / "broken.cnf"
+    broken.write_text("p cnf 4 1\n1 x 0\n")
+    garbage = tmp_path / "garbage.txt"
+    garbage.write_text("hello\n")
+    args = [a.replace("{broken}", str(broken)).replace("{garbage}", str(garbage)) for a in args]
+    code = main(args)
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert fragment in err and err.count("\n") == 1 and "Traceback" not in err + out
+
+
+def test_missing_binary_solver_message(capsys, monkeypatch):
+    monkeypatch.setattr("shutil.which", lambda name, *a, **k: None)
+    code, _, err = run(capsys, "solve", "8", "--solver", "minisat")
+    assert code == 2 and "not installed" in err and "apt-get install minisat" in err
+
+
+def test_real_process_has_no_traceback(tmp_path):
+    for args in (["solve", "abc"], ["solve", "8", "--place", "1,1", "2,2"], ["bogus"]):
+        proc = subprocess.run([sys.executable, "-m", "nqueens_kit", *args], capture_output=True, text=True)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) == 1
+
+
+def test_solvers_listing(capsys):
+    code, out, _ = run(capsys, "solvers", "--json")
+    rows = json.loads(out)
+    names = {r["name"] for r in rows}
+    assert code == 0 and {"pycosat", "minisat", "cbc"} <= names
+    assert next(r for r in rows if r["name"] == "pycosat")["installed"] is True

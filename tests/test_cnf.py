@@ -1,0 +1,144 @@
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nqueens_kit.board import Problem
+from nqueens_kit.cnf import (
+    build_cnf,
+    dimacs_text,
+    line_lengths,
+    pairwise_clause_formula,
+    parse_dimacs,
+    predicted_size,
+    read_dimacs,
+    write_dimacs,
+)
+from nqueens_kit.encodings import ENCODINGS
+from nqueens_kit.errors import DimacsError, InputError
+
+
+def test_lecture_counts():
+    assert (build_cnf(7).num_vars, build_cnf(7).num_clauses) == (49, 490)
+    assert build_cnf(8).num_clauses == 744
+    assert dimacs_text(build_cnf(7)).count("\np cnf 49 490\n") == 1
+
+
+@pytest.mark.parametrize("n", range(1, 40))
+def test_pairwise_formula(n):
+    assert build_cnf(n).num_clauses == pairwise_clause_formula(n)
+
+
+def test_naive_ordered_pair_loop_double_counts():
+    """The all-4-tuples loop writes each diagonal clause twice: 1016 clauses at n = 8, not 744."""
+    n = 8
+    naive_diag = sum(
+        1 for r1, c1, r2, c2 in itertools.product(range(n), repeat=4)
+        if (r1, c1) != (r2, c2) and abs(r1 - r2) == abs(c1 - c2)
+    )
+    rows_cols = n + 2 * n * (n * (n - 1) // 2)  # seed's row ALO + row and column AMO
+    assert rows_cols + naive_diag == 1016
+    cnf = build_cnf(n)
+    distinct_diag = sum(len(g) for g in cnf.groups if g.name.startswith(("diag", "anti")))
+    assert naive_diag == 2 * distinct_diag
+
+
+@pytest.mark.parametrize("encoding", list(ENCODINGS))
+@pytest.mark.parametrize("define", [False, True])
+def test_predicted_sizes(encoding, define):
+    for n in list(range(1, 26)) + [64]:
+        cnf = build_cnf(n, encoding, define)
+        assert (cnf.num_vars, cnf.num_clauses) == predicted_size(n, encoding, define=define)
+
+
+def test_line_lengths_sum_to_cells():
+    for n in range(1, 30):
+        diag_cells = sum(k * m for k, m, exact in line_lengths(n) if not exact)
+        assert diag_cells == (2 * (n * n - 2) if n >= 2 else 0)
+
+
+def test_variable_numbering_and_helpers_after_board():
+    cnf = build_cnf(Problem(5, [(2, 3)]), "sequential")
+    assert cnf.problem.var(2, 3) == 8 and cnf.problem.cell(8) == (2, 3)
+    assert [8] in cnf.clauses
+    board_lits = {abs(l) for c in cnf.clauses for l in c if abs(l) <= 25}
+    assert board_lits == set(range(1, 26))
+    assert cnf.num_vars > 25 and cnf.literal_name(26) == "h1" and cnf.literal_name(-8) == "¬P[2,3]"
+
+
+def test_groups_cover_every_clause_once():
+    for encoding in ENCODINGS:
+        cnf = build_cnf(Problem(6, [(1, 2)]), encoding)
+        covered = sorted(i for g in cnf.groups for i in range(g.start, g.stop))
+        assert covered == list(range(cnf.num_clauses))
+        assert cnf.origin(0).label == "row_1: at least one"
+        assert cnf.origin(cnf.num_clauses - 1).label == "placed_1_2: pre-placed queen"
+
+
+def test_clause_origins_match_their_cells():
+    cnf = build_cnf(6)
+    for g in cnf.groups:
+        kind, index = g.name.split("_")
+        for i in range(g.start, g.stop):
+            cells = [cnf.problem.cell(abs(l)) for l in cnf.clauses[i]]
+            key = {"row": lambda c: c[0], "col": lambda c: c[1], "diag": lambda c: c[0] - c[1] + 6,
+                   "anti": lambda c: c[0] + c[1] - 1}[kind]
+            assert {key(c) for c in cells} == {int(index)}
+    assert cnf.clause_text(cnf.groups_of("row_1")[1].start) == "¬P[1,1] ∨ ¬P[1,2]"
+
+
+@pytest.mark.parametrize("encoding", list(ENCODINGS))
+def test_dimacs_round_trip(encoding, tmp_path):
+    cnf = build_cnf(Problem(7, [(3, 3)]), encoding)
+    path = write_dimacs(cnf, tmp_path / "q.cnf")
+    back = read_dimacs(path)
+    assert back.num_vars == cnf.num_vars and back.clauses == cnf.clauses
+    assert any("variable (r-1)*7 + c" in c for c in back.comments)
+    assert parse_dimacs(dimacs_text(cnf, comments=False)).clauses == cnf.clauses
+
+
+def test_dimacs_tolerant_forms():
+    text = "c hello\np cnf 3 3\n1 -2\n 3 0 -1 0\nc inside\n2\n0"  # wrapped, two per line, no newline
+    d = parse_dimacs(text)
+    assert d.clauses == [[1, -2, 3], [-1], [2]] and d.comments == ["hello", "inside"]
+    assert parse_dimacs("p cnf 2 1\n1 2 0\n%\n0\n").clauses == [[1, 2]]  # SATLIB end marker
+    assert parse_dimacs("p cnf 2 1\r\n1 2 0\r\n").clauses == [[1, 2]]
+    assert parse_dimacs("p cnf 49 0\n").board_size() == 7
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [("1 2 0\n", ":1: clause before"), ("p cnf 2\n1 0\n", ":1: expected 'p cnf"),
+     ("p cnf 2 1\n1 x 0\n", ":2: 'x' is not an integer"), ("p cnf 2 1\n1 3 0\n", ":2: literal 3 is outside"),
+     ("p cnf 2 2\n1 0\n", ":1: the header declares 2 clauses but the file has 1"),
+     ("p cnf 2 1\n1 2\n", ":2: the last clause is not ended by 0"), ("c only\n", "no 'p cnf"),
+     ("p cnf 2 1\np cnf 2 1\n1 0\n", ":2: a second 'p' header"), ("p dnf 2 1\n1 0\n", ":1: expected")],
+)
+def test_dimacs_errors_name_the_line(text, fragment):
+    with pytest.raises(DimacsError) as err:
+        parse_dimacs(text, source="f.cnf")
+    assert fragment in str(err.value) and str(err.value).startswith("f.cnf") and "\n" not in str(err.value)
+
+
+def test_read_dimacs_missing_and_folder(tmp_path):
+    with pytest.raises(InputError, match="no such file"):
+        read_dimacs(tmp_path / "nope.cnf")
+    with pytest.raises(InputError, match="is a folder"):
+        read_dimacs(tmp_path)
+    with pytest.raises(InputError, match="cannot write"):
+        write_dimacs(build_cnf(4), tmp_path / "missing" / "x.cnf")
+
+
+@given(st.lists(st.lists(st.integers(-30, 30).filter(bool), min_size=1, max_size=6), max_size=20))
+@settings(max_examples=80, deadline=None)
+def test_parse_inverts_write(clauses):
+    from io import StringIO
+
+    from nqueens_kit.cnf import write_dimacs_clauses
+
+    out = StringIO()
+    write_dimacs_clauses(out, 30, clauses, comments=["x"])
+    assert parse_dimacs(out.getvalue()).clauses == clauses

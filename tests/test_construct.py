@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+import pytest
+
+from nqueens_kit.board import verify
+from nqueens_kit.construct import construct, construction_columns, count_backtrack, iter_backtrack, solve_construct
+from nqueens_kit.errors import InputError
+from nqueens_kit.reference import published_count
+
+from .conftest import brute_force
+
+
+def test_construction_valid_for_every_n_up_to_400():
+    for n in [1, *range(4, 401)]:
+        assert verify(n, construct(n)), n
+
+
+def test_construction_covers_every_residue_mod_6_at_scale():
+    for n in (1_000_000, 1_000_001, 1_000_002, 1_000_003, 1_000_004, 1_000_005):
+        assert verify(n, construct(n)), n
+
+
+def test_construction_has_none_for_2_and_3():
+    assert construction_columns(2) is None and construction_columns(3) is None
+    with pytest.raises(InputError, match="no solution"):
+        construct(3)
+    assert solve_construct(2).status == "infeasible"
+    with pytest.raises(InputError, match="pre-placed"):
+        from nqueens_kit.board import Problem
+
+        solve_construct(Problem(8, [(1, 1)]))
+
+
+@pytest.mark.parametrize("n", range(1, 13))
+def test_backtracking_counts_match_published(n):
+    assert count_backtrack(n) == published_count(n)
+    if n <= 10:
+        assert count_backtrack(n, fundamental=True) == published_count(n, fundamental=True)
+
+
+def test_backtracking_boards_equal_brute_force():
+    for n in range(1, 9):
+        boards = list(iter_backtrack(n))
+        assert set(boards) == brute_force(n) and len(boards) == len(set(boards))
+    assert set(iter_backtrack(6, ((1, 2),))) == brute_force(6, [(1, 2)])
