@@ -1,9 +1,202 @@
-"""The measuring subcommands of ``nqueens-kit``: bench, plot, report (registered by :mod:`nqueens_kit.cli`)."""
+"""The measuring subcommands of ``nqueens-kit``: bench, plot, report (registered by :mod:`nqueens_kit.cli`).
+
+::
+
+    nqueens-kit bench --out results.csv [--n 4:64:4 | --n 4,8,16] [--methods sat,ilp,construct]
+                      [--encodings pairwise,sequential] [--formulations lines] [--solvers pycosat,cbc,...]
+                      [--place-random K [--seed S]] [--repeat 3] [--timeout 30] [--plot timing.png]
+                      [--resume | --force] [--skip-after-timeout] [--quiet]
+    nqueens-kit plot results.csv -o fig.png|fig.svg [--kind time|size|build-solve] [--metric total|solve|build]
+    nqueens-kit report results.csv -o report/
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+from .errors import InputError
+
+EXIT_OK, EXIT_NO, EXIT_INTERRUPTED = 0, 1, 130
+PLOT_KINDS = ("time", "size", "build-solve")
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (value > 0 and value != float("inf")):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
+    return value
+
+
+def _whole(minimum: int) -> type:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be a whole number of at least {minimum}, not {text!r}")
+        return value
+
+    return parse  # type: ignore[return-value]
 
 
 def register(sub: argparse._SubParsersAction, parser_class: type[argparse.ArgumentParser]) -> None:
     """Add the bench, plot and report subcommands to the ``nqueens-kit`` parser."""
+    from .timing import DEFAULT_NS, DEFAULT_REPEAT, DEFAULT_TIMEOUT
+
+    p = sub.add_parser(
+        "bench", help="time SAT against ILP over a range of n (a CSV row per run, optional plot)",
+        description="Time each configuration (method x encoding/formulation x solver) at each n, every run in "
+                    "its own process with a wall-clock limit.  Rows are written to the CSV as runs finish, so an "
+                    "interrupted sweep continues with --resume.",
+        epilog="Default sweep: n = 4..64 step 4; SAT pairwise and sequential with pycosat; ILP lines with CBC; "
+               f"{DEFAULT_REPEAT} repeats; {DEFAULT_TIMEOUT:g} s limit per run.",
+    )
+    p.add_argument("--n", dest="ns", default=DEFAULT_NS, metavar="SIZES",
+                   help=f"board sizes: a list 4,8,16 or START:STOP[:STEP] with STOP included (default {DEFAULT_NS})")
+    p.add_argument("--methods", default="sat,ilp", help="comma-separated: sat, ilp, construct (default sat,ilp)")
+    p.add_argument("--encodings", default=None, help="SAT encodings (default pairwise,sequential)")
+    p.add_argument("--formulations", default=None, help="ILP formulations (default lines)")
+    p.add_argument("--solvers", default=None,
+                   help="SAT and ILP solvers, each used with its own method (default pycosat and cbc); "
+                        "see 'nqueens-kit solvers'")
+    p.add_argument("--place-random", type=_whole(0), default=0, metavar="K",
+                   help="pre-place K random non-attacking queens (completion instances; needs every n > K)")
+    p.add_argument("--seed", type=int, default=None, metavar="S", help="seed of --place-random (default 0)")
+    p.add_argument("--repeat", type=_whole(1), default=DEFAULT_REPEAT, metavar="R",
+                   help=f"runs per configuration and n (default {DEFAULT_REPEAT})")
+    p.add_argument("--timeout", type=_positive_seconds, default=DEFAULT_TIMEOUT, metavar="S",
+                   help=f"wall-clock limit per run in seconds (default {DEFAULT_TIMEOUT:g})")
+    p.add_argument("--out", required=True, metavar="FILE.csv", help="results file (one row per run)")
+    p.add_argument("--plot", metavar="FILE", help="also draw time against n to FILE.png or FILE.svg")
+    again = p.add_mutually_exclusive_group()
+    again.add_argument("--resume", action="store_true", help="continue the sweep in an existing --out file")
+    again.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+    p.add_argument("--skip-after-timeout", action="store_true",
+                   help="once a configuration times out, record larger n for it as skipped")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or summary")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("plot", help="draw a results CSV from 'bench' (time, size or build/solve)")
+    p.add_argument("csv", metavar="RESULTS.csv", help="a CSV written by nqueens-kit bench")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.png, FILE.svg or FILE.pdf")
+    p.add_argument("--kind", choices=PLOT_KINDS, default="time",
+                   help="time against n (default), problem size against n, or build vs solve time")
+    p.add_argument("--metric", choices=("total", "solve", "build"), default="total",
+                   help="which time --kind time shows (default total = build + solve)")
+    p.set_defaults(func=cmd_plot)
+
+    p = sub.add_parser("report", help="write a Markdown (and HTML) report of a results CSV with its plots")
+    p.add_argument("csv", metavar="RESULTS.csv", help="a CSV written by nqueens-kit bench")
+    p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder for README.md, index.html and PNGs")
+    p.add_argument("--title", default=None, help="the report's heading")
+    p.set_defaults(func=cmd_report)
+
+
+def _check_figure_path(path: str) -> None:
+    """Refuse a figure path before a long sweep rather than after it."""
+    from .plots import FIGURE_SUFFIXES
+
+    target = Path(path)
+    if target.suffix.lower() not in FIGURE_SUFFIXES:
+        raise InputError(f"a figure file must end in {', '.join(FIGURE_SUFFIXES)}, not {path!r}")
+    if not target.parent.is_dir():
+        raise InputError(f"cannot write {target}: the folder {target.parent} does not exist")
+
+
+def _bench_command(args: argparse.Namespace, resume: bool = False) -> str:
+    """The bench command line rebuilt from the parsed options (the same however the CLI was called)."""
+    from .timing import command_line
+
+    words = ["bench", "--n", args.ns, "--methods", args.methods]
+    for option in ("encodings", "formulations", "solvers"):
+        if getattr(args, option) is not None:
+            words += [f"--{option}", getattr(args, option)]
+    if args.place_random:
+        words += ["--place-random", str(args.place_random), "--seed", str(args.seed or 0)]
+    words += ["--repeat", str(args.repeat), "--timeout", f"{args.timeout:g}", "--out", args.out]
+    if args.plot:
+        words += ["--plot", args.plot]
+    if args.skip_after_timeout:
+        words.append("--skip-after-timeout")
+    if args.quiet:
+        words.append("--quiet")
+    if resume or args.resume:
+        words.append("--resume")
+    elif args.force:
+        words.append("--force")
+    return command_line(words)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .timing import SweepInterrupted, make_configs, parse_ns, run_sweep
+
+    ns = parse_ns(args.ns)
+    if args.seed is not None and not args.place_random:
+        raise InputError("--seed chooses the --place-random instances; add --place-random K or drop --seed")
+    if args.plot:
+        _check_figure_path(args.plot)
+    configs = make_configs(args.methods, args.encodings, args.formulations, args.solvers)
+    total = len(configs) * len(ns) * args.repeat
+    if not args.quiet:
+        print(f"timing {len(configs)} configurations x {len(ns)} sizes x {args.repeat} repeats = {total} runs "
+              f"(limit {args.timeout:g} s each) -> {args.out}", file=sys.stderr)
+    try:
+        rows = run_sweep(configs, ns, repeat=args.repeat, timeout=args.timeout, out=args.out,
+                         progress=not args.quiet, place_random=args.place_random, seed=args.seed or 0,
+                         resume=args.resume, force=args.force, skip_after_timeout=args.skip_after_timeout,
+                         command=_bench_command(args))
+    except SweepInterrupted as stop:
+        print(f"nqueens-kit: interrupted; {len(stop.rows)} finished runs are saved in {args.out}. "
+              f"Continue with: {_bench_command(args, resume=True)}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    counts = Counter(row["status"] for row in rows)
+    unverified = sum(1 for row in rows if row["status"] == "solved" and not row["verified"])
+    if not args.quiet:
+        parts = ", ".join(f"{counts[s]} {s}" for s in ("solved", "infeasible", "timeout", "skipped", "error")
+                          if counts[s])
+        print(f"{len(rows)} rows in {args.out} ({parts}); environment in {args.out}.meta.json", file=sys.stderr)
+        if counts["error"]:
+            print(f"{counts['error']} runs failed; their message column says why", file=sys.stderr)
+    if unverified:
+        print(f"nqueens-kit: {unverified} solved boards do NOT verify (see the message column)", file=sys.stderr)
+    if args.plot and rows:
+        from .plots import plot_time, save_figure
+
+        path = save_figure(plot_time(rows), args.plot)
+        if not args.quiet:
+            print(f"plot: {path}", file=sys.stderr)
+    return EXIT_NO if unverified else EXIT_OK
+
+
+def cmd_plot(args: argparse.Namespace) -> int:
+    from .plots import plot_build_solve, plot_size, plot_time, save_figure
+    from .timing import read_results
+
+    _check_figure_path(args.output)
+    rows = read_results(args.csv)
+    if not rows:
+        raise InputError(f"{args.csv} holds no results yet; run nqueens-kit bench first")
+    if args.kind == "time":
+        fig = plot_time(rows, metric=args.metric)
+    elif args.kind == "size":
+        fig = plot_size(rows)
+    else:
+        fig = plot_build_solve(rows)
+    path = save_figure(fig, args.output)
+    print(f"wrote {path}", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from .report import write_report
+
+    page = write_report(args.csv, args.output, title=args.title)
+    print(f"wrote {page} (and index.html, plots) ", file=sys.stderr)
+    return EXIT_OK

@@ -15,8 +15,8 @@ a notebook still shows a returned figure, and a script saves it with :func:`save
 
 >>> fig = draw_board(4, [(1, 2), (2, 4), (3, 1), (4, 3)], preplaced=[(1, 2)])
 >>> ax = fig.axes[0]
->>> len(ax.texts), ax.get_xlim()
-(4, (0.5, 4.5))
+>>> len(ax.texts), [float(x) for x in ax.get_xlim()]
+(4, [0.5, 4.5])
 >>> rows = [{"n": 8, "method": "sat", "encoding": "pairwise", "solver": "pycosat", "repeat": 1,
 ...          "status": "solved", "build_seconds": 0.01, "solve_seconds": 0.02, "total_seconds": 0.03}]
 >>> plot_time(rows).axes[0].get_yscale()
