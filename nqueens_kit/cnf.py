@@ -85,6 +85,8 @@ class CNF:
 
     def origin(self, index: int) -> ClauseGroup:
         """The group of clause ``index`` (0-based)."""
+        if not 0 <= index < len(self.clauses):
+            raise IndexError(f"clause {index} out of range 0..{len(self.clauses) - 1}")
         starts = [g.start for g in self.groups]
         return self.groups[bisect_right(starts, index) - 1]
 
