@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from .errors import InputError
@@ -33,7 +34,7 @@ def _positive_seconds(text: str) -> float:
     return value
 
 
-def _whole(minimum: int) -> type:
+def _whole(minimum: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -43,7 +44,7 @@ def _whole(minimum: int) -> type:
             raise argparse.ArgumentTypeError(f"must be a whole number of at least {minimum}, not {text!r}")
         return value
 
-    return parse  # type: ignore[return-value]
+    return parse
 
 
 def register(sub: argparse._SubParsersAction, parser_class: type[argparse.ArgumentParser]) -> None:
@@ -135,7 +136,7 @@ def _bench_command(args: argparse.Namespace, resume: bool = False) -> str:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from .timing import SweepInterrupted, make_configs, parse_ns, run_sweep
+    from .timing import SweepInterrupted, check_output, make_configs, parse_ns, run_sweep
 
     ns = parse_ns(args.ns)
     if args.seed is not None and not args.place_random:
@@ -143,6 +144,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.plot:
         _check_figure_path(args.plot)
     configs = make_configs(args.methods, args.encodings, args.formulations, args.solvers)
+    check_output(args.out, args.resume, args.force)
     total = len(configs) * len(ns) * args.repeat
     if not args.quiet:
         print(f"timing {len(configs)} configurations x {len(ns)} sizes x {args.repeat} repeats = {total} runs "

@@ -15,7 +15,7 @@ with each assignment of the literals forced, which says directly which assignmen
 
 >>> from nqueens_kit.encodings import pairwise
 >>> check_at_most_one(pairwise)
-Correct: your at-most-one encoding allows exactly the assignments with at most one true literal, for every k from 1 to 6.
+Correct: these clauses allow exactly the assignments with at most one true literal, for every k from 1 to 6.
 >>> def forgets_the_last_pair(lits, pool):
 ...     return [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:-1]]
 >>> verdict = check_at_most_one(forgets_the_last_pair)
@@ -118,7 +118,7 @@ def _check_cardinality(encode: Callable[..., Any], exact: bool, max_k: int) -> V
                     message = (f"Not yet: with k = {k} literals your clauses allow {shown}, "
                                f"which has {sum(values)} true literals; {what} must forbid it.")
                 return Verdict(False, message, (tuple(lits), tuple(values)))
-    return Verdict(True, f"Correct: your {what} encoding allows exactly the assignments with {rule}, "
+    return Verdict(True, f"Correct: these clauses allow exactly the assignments with {rule}, "
                          f"for every k from 1 to {max_k}.")
 
 
@@ -182,10 +182,11 @@ def verify_cases() -> list[tuple[str, int, tuple[Cell, ...]]]:
         ("a solution of 8-queens", 8, good8),
         ("a solution of 1-queens", 1, ((1, 1),)),
         ("a solution of 5-queens", 5, construct(5)),
-        ("two queens on one diagonal", 4, ((1, 1), (2, 3), (3, 2), (4, 4))),
-        ("two queens on one anti-diagonal (r + c equal)", 4, ((1, 4), (2, 1), (3, 2), (4, 3))),
-        ("two queens in one column", 4, ((1, 2), (2, 4), (3, 2), (4, 3))),
-        ("two queens in one row", 4, ((1, 2), (1, 4), (3, 1), (4, 3))),
+        # each flawed board below has exactly one pair of queens attacking each other, in one way only
+        ("two queens on one diagonal", 4, ((1, 1), (2, 3), (3, 4), (4, 2))),
+        ("two queens on one anti-diagonal (r + c equal)", 4, ((1, 2), (2, 4), (3, 3), (4, 1))),
+        ("two queens in one column", 4, ((1, 1), (2, 1), (3, 4), (4, 2))),
+        ("two queens in one row", 4, ((1, 1), (1, 2), (2, 4), (4, 3))),
         ("a queen missing (7 queens on 8 x 8)", 8, good8[:-1]),
         ("one queen twice on the same cell", 4, ((1, 2), (1, 2), (3, 1), (4, 3))),
         ("a queen off the board", 4, ((1, 2), (2, 4), (3, 1), (4, 5))),

@@ -39,6 +39,7 @@ from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
+from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter
 
 from .board import Cell, attacks as attack_reason, check_cell
 from .errors import InputError
@@ -375,7 +376,8 @@ def plot_time(
     ax.grid(True, which="major", alpha=0.4)
     ax.grid(True, which="minor", alpha=0.12)
     ax.legend(handles, labels, fontsize=8, loc="best")
-    ax.set_title(title or f"Time to a solution against board size ({what})", fontsize=11)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_title(title or f"Time against board size ({what})", fontsize=11)
     return fig
 
 
@@ -434,9 +436,19 @@ def plot_size(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Fi
     notes = {"variables": "SAT variables (lines: closed form, dots: measured)",
              "clauses": "SAT clauses (lines: closed form, dots: measured)",
              "constraints": "ILP constraints (measured)"}
+    plain = FuncFormatter(lambda value, _pos: f"{value:,.0f}" if value >= 1 else f"{value:g}")
+    ticks = [t for t in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024) if ns_all[0] <= t <= ns_all[-1]]
     for panel, ax in axes_by.items():
         ax.set_xscale("log")
         ax.set_yscale("log")
+        # Plain numbers rather than 4×10⁰: the axes are read by students, not typeset for a paper.
+        ax.set_xticks(sorted({ns_all[0], *ticks, ns_all[-1]}))
+        ax.xaxis.set_major_formatter(plain)
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.yaxis.set_major_formatter(plain)
+        low, high = ax.get_ylim()
+        # Within about one decade there is at most one major tick, so the minor ticks carry the labels.
+        ax.yaxis.set_minor_formatter(plain if high < 15 * low else NullFormatter())
         ax.set_xlabel("n (board size)")
         ax.set_ylabel(panel)
         ax.set_title(notes[panel], fontsize=9)
@@ -463,15 +475,21 @@ def plot_build_solve(rows: Sequence[Mapping[str, Any]], title: str | None = None
                              squeeze=False)
     plt.close(fig)
     flat = [ax for row in axes for ax in row]
-    for ax, (label, entries) in zip(flat, groups.items()):
-        entries = [e for e in entries if e["build_median"] is not None and e["solve_median"] is not None]
+    for ax, (label, everything) in zip(flat, groups.items()):
+        entries = [e for e in everything if e["build_median"] is not None and e["solve_median"] is not None]
         ns = [e["n"] for e in entries]
-        gaps = [b - a for a, b in zip(ns, ns[1:])]
+        all_ns = [e["n"] for e in everything]
+        gaps = [b - a for a, b in zip(all_ns, all_ns[1:])]
         width = 0.8 * (min(gaps) if gaps else 1)
         build = [e["build_median"] for e in entries]
         solve = [e["solve_median"] for e in entries]
         ax.bar(ns, build, width=width, color="#8d6e63", label="build (encode in Python)")
         ax.bar(ns, solve, width=width, bottom=build, color="#42a5f5", label="solve")
+        for e in everything:
+            if e["build_median"] is None and e["timeouts"]:
+                ax.text(e["n"], 0, " timeout", rotation=90, ha="center", va="bottom", fontsize=7, color="0.3")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlim(all_ns[0] - width, all_ns[-1] + width)
         ax.set_title(label, fontsize=10)
         ax.set_xlabel("n (board size)")
         ax.set_ylabel("seconds (median)")

@@ -1,0 +1,197 @@
+"""The teaching notebooks stay clean, diffable and shaped like chapters; nbval runs them (see pyproject).
+
+How outputs are stored (the policy this file enforces):
+
+- Every code cell is stored without outputs and with ``execution_count`` null, *except* cells whose first
+  line is ``# NBVAL_CHECK_OUTPUT``.  Those pinned cells print something deterministic that is worth
+  guarding (the n = 4 clause list, clause counts, solution counts, the checkers' verdicts); they keep their
+  text output, and their execution count is their position among the code cells (what a fresh top-to-bottom
+  run gives).  ``pytest --nbval-lax`` reruns every notebook on a fresh kernel and compares exactly those
+  cells, so a wrong count fails the test; ``assert`` lines in the cells guard the rest.
+- Pinned outputs are plain text (stream or ``text/plain``): no images, HTML or widget state.
+- Notebook metadata is only ``kernelspec`` (``python3``) and ``language_info`` reduced to its name; cell
+  metadata is empty.  No author, Colab or JupyterLab UI state gets in.
+
+After editing a notebook in JupyterLab, run ``python tests/test_notebooks.py`` (all notebooks) or
+``python tests/test_notebooks.py notebooks/02-solving-with-sat.ipynb``: it executes the notebook on a
+fresh kernel and writes it back in the stored form above.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+EXPECTED = [
+    "01-rules-to-clauses.ipynb",
+    "02-solving-with-sat.ipynb",
+    "03-the-ilp-model.ipynb",
+    "04-encodings-compared.ipynb",
+    "05-sat-vs-ilp.ipynb",
+    "06-playground.ipynb",
+]
+PIN = "# NBVAL_CHECK_OUTPUT"
+KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
+LANGUAGE_INFO = {"name": "python"}
+MAX_BYTES = 120_000
+MAX_CODE_LINES = 25
+#: The app notebook is what ``make app`` serves: next to no code.
+APP_NOTEBOOK = "06-playground.ipynb"
+
+
+def _load(name: str) -> dict[str, Any]:
+    return json.loads((NOTEBOOKS / name).read_text(encoding="utf-8"))
+
+
+def _source(cell: dict[str, Any]) -> str:
+    source = cell["source"]
+    return "".join(source) if isinstance(source, list) else source
+
+
+def _pinned(cell: dict[str, Any]) -> bool:
+    return cell["cell_type"] == "code" and _source(cell).lstrip().startswith(PIN)
+
+
+# ------------------------------------------------------------------------------------ the stored form
+
+
+def clean(nb: dict[str, Any]) -> dict[str, Any]:
+    """The stored form of an executed (or edited) notebook: see the module docstring."""
+    nb["metadata"] = {"kernelspec": dict(KERNELSPEC), "language_info": dict(LANGUAGE_INFO)}
+    nb["nbformat"], nb["nbformat_minor"] = 4, 5
+    position = 0
+    for index, cell in enumerate(nb["cells"]):
+        cell["metadata"] = {}
+        cell.setdefault("id", f"cell-{index:02d}")
+        if cell["cell_type"] != "code":
+            cell.pop("outputs", None)
+            cell.pop("execution_count", None)
+            continue
+        position += 1
+        if _pinned(cell):
+            cell["execution_count"] = position
+            outputs = []
+            for out in cell.get("outputs", []):
+                if out["output_type"] == "stream":
+                    text = "".join(out["text"]) if isinstance(out["text"], list) else out["text"]
+                    if outputs and outputs[-1]["output_type"] == "stream" and outputs[-1]["name"] == out["name"]:
+                        outputs[-1]["text"] += text  # one block per stream, as a reader sees it
+                    else:
+                        outputs.append({"name": out["name"], "output_type": "stream", "text": text})
+                elif out["output_type"] == "execute_result" and "text/plain" in out.get("data", {}):
+                    outputs.append({"data": {"text/plain": out["data"]["text/plain"]}, "execution_count": position,
+                                    "metadata": {}, "output_type": "execute_result"})
+            cell["outputs"] = outputs
+        else:
+            cell["execution_count"] = None
+            cell["outputs"] = []
+    return nb
+
+
+def refresh(path: Path, timeout: int = 900) -> None:
+    """Execute a notebook on a fresh kernel (in its own folder) and store it in the clean form."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    data = clean(json.loads(nbformat.writes(nb)))
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
+
+
+# ----------------------------------------------------------------------------------------------- tests
+
+
+def test_the_six_notebooks_are_there() -> None:
+    assert sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")) == EXPECTED
+
+
+@pytest.mark.parametrize("name", EXPECTED)
+def test_notebook_is_stored_clean(name: str) -> None:
+    path = NOTEBOOKS / name
+    assert path.stat().st_size <= MAX_BYTES, f"{name} is {path.stat().st_size} bytes; strip its outputs"
+    nb = _load(name)
+    import nbformat
+
+    nbformat.validate(nbformat.reads(path.read_text(encoding="utf-8"), as_version=4))
+    assert nb["metadata"] == {"kernelspec": KERNELSPEC, "language_info": LANGUAGE_INFO}, (
+        f"{name}: notebook metadata must be exactly kernelspec python3 and language_info name; "
+        "run python tests/test_notebooks.py to clean it"
+    )
+    position = 0
+    for cell in nb["cells"]:
+        where = f"{name}, cell {cell.get('id')!r}"
+        assert cell.get("metadata", {}) == {}, f"{where}: cell metadata must be empty"
+        if cell["cell_type"] != "code":
+            assert "outputs" not in cell
+            continue
+        position += 1
+        if _pinned(cell):
+            assert cell["execution_count"] == position, f"{where}: a pinned cell's count is its position"
+            assert cell["outputs"], f"{where}: a pinned cell needs its stored output to compare against"
+            for out in cell["outputs"]:
+                assert out["output_type"] in ("stream", "execute_result"), f"{where}: {out['output_type']} output"
+                if out["output_type"] == "stream":
+                    assert out["name"] == "stdout", f"{where}: pinned output on {out['name']}"
+                else:
+                    assert set(out["data"]) == {"text/plain"}, f"{where}: pinned output must be plain text"
+        else:
+            assert cell["execution_count"] is None, f"{where}: stray execution count"
+            assert cell["outputs"] == [], f"{where}: outputs are stored only for {PIN} cells"
+
+
+@pytest.mark.parametrize("name", EXPECTED)
+def test_notebook_reads_like_a_chapter(name: str) -> None:
+    nb = _load(name)
+    cells = nb["cells"]
+    first = _source(cells[0])
+    assert cells[0]["cell_type"] == "markdown" and first.startswith("# "), f"{name} opens with a title"
+    assert "you will learn" in first.lower(), f"{name} opens with what the reader will learn"
+    headings = [line for cell in cells if cell["cell_type"] == "markdown"
+                for line in _source(cell).splitlines() if line.startswith("## ")]
+    assert headings and headings[-1].lower().startswith("## exercises"), f"{name} ends with its exercises"
+    assert sum(c["cell_type"] == "markdown" for c in cells) >= sum(c["cell_type"] == "code" for c in cells) / 2, (
+        f"{name}: narrative first; there should be text between the code cells"
+    )
+    for cell in cells:
+        if cell["cell_type"] != "code":
+            continue
+        source = _source(cell)
+        assert not re.search(r"^\s*from\s+\S+\s+import\s+\*", source, re.M), f"{name}: star import"
+        assert len(source.splitlines()) <= MAX_CODE_LINES, (
+            f"{name}: a code cell of {len(source.splitlines())} lines; move code that is not the lesson into "
+            f"nqueens_kit:\n{source[:200]}"
+        )
+        assert "%%time" not in source and "%timeit" not in source, f"{name}: time with the kit's timing harness"
+
+
+def test_the_app_notebook_has_next_to_no_code() -> None:
+    code = [_source(c) for c in _load(APP_NOTEBOOK)["cells"] if c["cell_type"] == "code"]
+    assert len(code) == 1 and len(code[0].strip().splitlines()) <= 2, code
+    assert "playground()" in code[0]
+
+
+def test_exercises_include_self_checking_ones() -> None:
+    checks = 0
+    for name in EXPECTED[:-1]:
+        cells = _load(name)["cells"]
+        start = max(i for i, c in enumerate(cells) if c["cell_type"] == "markdown"
+                    and any(line.lower().startswith("## exercises") for line in _source(c).splitlines()))
+        section = "".join(_source(c) for c in cells[start:] if c["cell_type"] == "code")
+        assert section or name == EXPECTED[-1], f"{name}: the exercises section has no code to start from"
+        checks += len(re.findall(r"\bcheck_\w+\(", section))
+    assert checks >= 2
+
+
+if __name__ == "__main__":  # refresh the stored form: python tests/test_notebooks.py [NOTEBOOK ...]
+    targets = [Path(a).resolve() for a in sys.argv[1:]] or [NOTEBOOKS / name for name in EXPECTED]
+    for target in targets:
+        print(f"executing {target.relative_to(ROOT)} …", flush=True)
+        refresh(target)

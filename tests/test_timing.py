@@ -1,0 +1,441 @@
+"""The timing harness: configurations, sweeps in worker processes, CSV rows, resume, timeouts, errors."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import types
+from pathlib import Path
+
+import pytest
+
+import nqueens_kit
+from nqueens_kit import timing
+from nqueens_kit.board import attacks
+from nqueens_kit.cli import main
+from nqueens_kit.cnf import predicted_size
+from nqueens_kit.errors import InputError, SolverNotAvailable
+from nqueens_kit.sat import SAT_SOLVERS
+from nqueens_kit.timing import (
+    COLUMNS,
+    Config,
+    SweepInterrupted,
+    make_configs,
+    meta_path,
+    parse_ns,
+    random_preplacement,
+    read_results,
+    row_key,
+    run_sweep,
+    summarise,
+)
+
+from .conftest import need
+
+TINY = [Config("sat", encoding="pairwise", solver="pycosat"), Config("construct")]
+REQUIRED = ["n", "method", "encoding", "formulation", "solver", "repeat", "status", "variables", "clauses",
+            "constraints", "build_seconds", "solve_seconds", "total_seconds", "peak_rss_mb", "verified",
+            "preplaced", "seed", "message"]
+
+# Stand-in workers: each announces itself like the real one, then misbehaves in one chosen way.
+SLEEPER = f"""
+import subprocess, sys, time
+print({timing._READY!r}, flush=True)
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+open(sys.argv[1], "w").write(f"{{child.pid}}")
+time.sleep(60)
+"""
+ABORTER = f"""
+import os
+print({timing._READY!r}, flush=True)
+os.abort()
+"""
+QUITTER = "import sys; sys.exit(3)"
+
+
+def fake(script: str, *args: str) -> list[str]:
+    return [sys.executable, "-c", script, *args]
+
+
+def cli(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def csv_rows(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def gone(pid: int) -> bool:
+    """True once a process no longer exists or is a zombie waiting for its parent."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            return any(line.startswith("State:") and "Z" in line.split()[1] for line in status)
+    except FileNotFoundError:
+        return True
+
+
+# ------------------------------------------------------------------------------------------ parsing
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("4:64:4", list(range(4, 65, 4))),
+    ("4,8,16", [4, 8, 16]),
+    ("4:8", [4, 5, 6, 7, 8]),
+    ("16, 4,8:8", [4, 8, 16]),
+    ("4:10:4", [4, 8]),
+])
+def test_parse_ns(text, expected):
+    assert parse_ns(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "a", "8:4", "4:8:0", "4:8:2:1", "0", "4,,8", "4:x", "-4"])
+def test_parse_ns_refuses_malformed(text):
+    with pytest.raises(InputError) as info:
+        parse_ns(text)
+    assert "\n" not in str(info.value)
+
+
+def test_cli_refuses_malformed_sizes(capsys, tmp_path):
+    code, _, err = cli(capsys, "bench", "--n", "4:x", "--out", tmp_path / "r.csv")
+    assert code == 2 and err.count("\n") == 1 and "START:STOP" in err
+    assert not (tmp_path / "r.csv").exists()
+
+
+# ---------------------------------------------------------------------------------- configurations
+
+
+def test_cross_product_and_routing():
+    need(SAT_SOLVERS["minisat"].available(), "minisat")
+    configs = make_configs("sat,construct", encodings="pairwise,sequential", solvers="pycosat,minisat")
+    assert [c.label for c in configs] == [
+        "SAT pairwise/pycosat", "SAT pairwise/minisat", "SAT sequential/pycosat", "SAT sequential/minisat",
+        "construct"]
+
+
+@pytest.mark.parametrize("kwargs, fragment", [
+    ({"methods": "sat,magic"}, "unknown method"),
+    ({"methods": "sat", "encodings": "pairwise,nope"}, "unknown encoding"),
+    ({"methods": "construct", "encodings": "pairwise"}, "encodings belong to the sat method"),
+    ({"methods": "sat", "solvers": "no-such-solver"}, "unknown solver"),
+    ({"methods": "sat", "solvers": "cbc"}, "cbc is an ILP solver"),
+    ({"methods": "", "solvers": None}, "at least one method"),
+])
+def test_config_errors_are_one_line(kwargs, fragment):
+    with pytest.raises(InputError) as info:
+        make_configs(**kwargs)
+    assert fragment in str(info.value) and "\n" not in str(info.value)
+
+
+def test_missing_solver_refused_before_the_sweep(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(SAT_SOLVERS["minisat"], "available", lambda: False)
+    with pytest.raises(SolverNotAvailable):
+        make_configs("sat", solvers="minisat")
+    code, _, err = cli(capsys, "bench", "--n", "4", "--methods", "sat", "--solvers", "minisat",
+                       "--out", tmp_path / "r.csv")
+    assert code == 2 and err.count("\n") == 1 and "minisat" in err and "apt-get install minisat" in err
+    assert not (tmp_path / "r.csv").exists()
+
+
+def test_ilp_solvers_are_routed_to_ilp(monkeypatch):
+    class Backend:
+        def __init__(self, installed):
+            self.installed = installed
+
+        def available(self):
+            return self.installed
+
+        def install_hint(self):
+            return "pip install highspy"
+
+    ilp = types.ModuleType("nqueens_kit.ilp")
+    ilp.FORMULATIONS = {"lines": None, "pairwise": None, "max-queens": None}
+    ilp.ILP_SOLVERS = {"cbc": Backend(True), "highs": Backend(False)}
+    monkeypatch.setitem(sys.modules, "nqueens_kit.ilp", ilp)
+    monkeypatch.setattr(nqueens_kit, "ilp", ilp, raising=False)
+    configs = make_configs("sat,ilp", encodings="pairwise", formulations="lines,pairwise", solvers="pycosat,cbc")
+    assert [c.label for c in configs] == ["SAT pairwise/pycosat", "ILP lines/cbc", "ILP pairwise/cbc"]
+    assert [c.label for c in make_configs("ilp")] == ["ILP lines/cbc"]
+    with pytest.raises(SolverNotAvailable, match="pip install highspy"):
+        make_configs("ilp", solvers="highs")
+    with pytest.raises(InputError, match="unknown formulation"):
+        make_configs("ilp", formulations="rows")
+    with pytest.raises(InputError, match="pycosat is a SAT solver"):
+        make_configs("ilp", solvers="pycosat")
+
+
+def test_config_parse():
+    assert Config.parse("sat:sequential") == Config("sat", encoding="sequential", solver="pycosat")
+    assert Config.parse("construct") == Config("construct")
+    with pytest.raises(InputError):
+        Config.parse("sat::pycosat")
+
+
+# ------------------------------------------------------------------------------------------ sweeps
+
+
+def test_tiny_sweep_rows_columns_and_verification(tmp_path):
+    out = tmp_path / "results.csv"
+    seen = []
+    rows = run_sweep(TINY, [4, 5, 6], repeat=1, timeout=60, out=out, progress=False, on_row=seen.append)
+    assert seen == rows and len(rows) == 6
+    with open(out, newline="", encoding="utf-8") as handle:
+        header = next(csv.reader(handle))
+    assert header == list(COLUMNS) and set(REQUIRED) <= set(header)
+    on_disk = read_results(out)
+    assert [row_key(r) for r in on_disk] == [row_key(r) for r in rows]
+    for row in on_disk:
+        assert row["status"] == "solved" and row["verified"] is True
+        assert row["total_seconds"] >= row["solve_seconds"] >= 0 and row["peak_rss_mb"] > 0
+        if row["method"] == "sat":
+            assert (row["variables"], row["clauses"]) == predicted_size(row["n"], "pairwise")
+    assert [(r["n"], r["method"]) for r in on_disk] == [(4, "sat"), (4, "construct"), (5, "sat"),
+                                                       (5, "construct"), (6, "sat"), (6, "construct")]
+    meta = json.loads(meta_path(out).read_text())
+    assert {"machine", "python", "packages", "solvers", "sweep", "sessions"} <= set(meta)
+    assert meta["machine"]["cpu_count"] and meta["packages"]["pycosat"] and meta["sessions"][0]["complete"]
+    assert meta["sweep"]["ns"] == [4, 5, 6]
+
+
+def test_infeasible_board_is_a_row_not_an_error():
+    rows = run_sweep(TINY, [3], repeat=1, progress=False)
+    assert [r["status"] for r in rows] == ["infeasible", "infeasible"]
+
+
+def test_cli_bench_writes_csv_plot_and_sidecar(capsys, tmp_path):
+    out, png = tmp_path / "r.csv", tmp_path / "r.png"
+    code, _, err = cli(capsys, "bench", "--n", "4:6", "--methods", "sat,construct", "--encodings", "pairwise",
+                       "--repeat", "1", "--out", out, "--plot", png, "--quiet")
+    assert code == 0 and err == ""
+    assert len(csv_rows(out)) == 6 and png.stat().st_size > 0
+    command = json.loads(meta_path(out).read_text())["sessions"][0]["command"]
+    assert command.startswith("nqueens-kit bench --n 4:6") and "--out" in command
+
+
+def test_existing_csv_needs_resume_or_force(capsys, tmp_path):
+    out = tmp_path / "r.csv"
+    out.write_text("keep me\n")
+    code, _, err = cli(capsys, "bench", "--n", "4", "--methods", "construct", "--out", out, "--quiet")
+    assert code == 2 and err.count("\n") == 1 and "--resume" in err and "--force" in err
+    assert out.read_text() == "keep me\n"
+    with pytest.raises(InputError):
+        run_sweep(TINY, [4], out=out, progress=False)
+    code, _, _ = cli(capsys, "bench", "--n", "4", "--methods", "construct", "--out", out, "--quiet", "--force")
+    assert code == 0 and [r["n"] for r in csv_rows(out)] == ["4"] * 3
+
+
+@pytest.mark.parametrize("where", ["missing/r.csv", "afile/r.csv", "."])
+def test_unwritable_output_is_one_line(capsys, tmp_path, where):
+    (tmp_path / "afile").write_text("")
+    code, _, err = cli(capsys, "bench", "--n", "4", "--methods", "construct", "--out", tmp_path / where)
+    assert code == 2 and err.count("\n") == 1
+
+
+def test_resume_after_truncation_does_not_duplicate(tmp_path):
+    out = tmp_path / "r.csv"
+    full = run_sweep(TINY, [4, 5], repeat=2, out=out, progress=False)
+    lines = out.read_text().splitlines(keepends=True)
+    # As if the machine died while writing the fourth row.
+    out.write_text("".join(lines[:4]) + lines[4][:9])
+    rows = run_sweep(TINY, [4, 5], repeat=2, out=out, progress=False, resume=True)
+    keys = [row_key(r) for r in read_results(out)]
+    assert len(keys) == len(set(keys)) == len(full) == len(rows) == 8
+    assert sorted(keys) == sorted(row_key(r) for r in full)
+    sessions = json.loads(meta_path(out).read_text())["sessions"]
+    assert [s["resumed"] for s in sessions] == [False, True] and sessions[1]["kept_rows"] == 3
+
+
+def test_interrupt_keeps_rows_and_resume_finishes(tmp_path):
+    out = tmp_path / "r.csv"
+
+    def stop_after_two(row, seen=[]):  # noqa: B006 - counts calls across the sweep
+        seen.append(row)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(SweepInterrupted) as info:
+        run_sweep(TINY, [4, 5, 6], repeat=1, out=out, progress=False, on_row=stop_after_two)
+    assert len(info.value.rows) == 2 and len(read_results(out)) == 2
+    run_sweep(TINY, [4, 5, 6], repeat=1, out=out, progress=False, resume=True)
+    keys = [row_key(r) for r in read_results(out)]
+    assert len(keys) == len(set(keys)) == 6
+
+
+def test_ctrl_c_on_the_command_line(tmp_path):
+    out = tmp_path / "r.csv"
+    command = [sys.executable, "-m", "nqueens_kit", "bench", "--n", "4:40", "--methods", "sat",
+               "--encodings", "sequential", "--repeat", "50", "--out", str(out)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (not out.exists() or len(out.read_text().splitlines()) < 3):
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert "interrupted" in err and "--resume" in err and str(out) in err
+    kept = read_results(out)
+    assert len(kept) >= 2 and all(r["status"] == "solved" for r in kept)
+
+
+# ------------------------------------------------------------------------------ timeouts and errors
+
+
+def test_timeout_row_kills_the_worker_and_its_solver(monkeypatch, tmp_path):
+    pid_file = tmp_path / "child.pid"
+    real = timing.worker_command
+
+    def command(spec):
+        return fake(SLEEPER, str(pid_file)) if spec["n"] == 5 else real(spec)
+
+    monkeypatch.setattr(timing, "worker_command", command)
+    rows = run_sweep([TINY[0]], [4, 5, 6], repeat=1, timeout=0.5, out=tmp_path / "r.csv", progress=False)
+    assert [r["status"] for r in rows] == ["solved", "timeout", "solved"]
+    timed = rows[1]
+    assert timed["total_seconds"] >= 0.5 and timed["time_limit"] == 0.5 and "time limit" in timed["message"]
+    child = int(pid_file.read_text())
+    deadline = time.monotonic() + 10
+    while not gone(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert gone(child), "the solver process the worker started outlived the time limit"
+
+
+def test_skip_after_timeout(monkeypatch, tmp_path):
+    real = timing.worker_command
+    monkeypatch.setattr(timing, "worker_command",
+                        lambda spec: fake(SLEEPER, str(tmp_path / "pid")) if spec["n"] >= 5 else real(spec))
+    rows = run_sweep(TINY[:1], [4, 5, 6, 7], repeat=1, timeout=0.3, progress=False, skip_after_timeout=True)
+    assert [r["status"] for r in rows] == ["solved", "timeout", "skipped", "skipped"]
+    assert "timed out at n = 5" in rows[2]["message"]
+
+
+def test_crashing_worker_is_an_error_row(monkeypatch):
+    real = timing.worker_command
+    monkeypatch.setattr(timing, "worker_command",
+                        lambda spec: fake(ABORTER) if spec["n"] == 4 else fake(QUITTER) if spec["n"] == 5
+                        else real(spec))
+    rows = run_sweep(TINY[:1], [4, 5, 6], repeat=1, timeout=30, progress=False)
+    assert [r["status"] for r in rows] == ["error", "error", "solved"]
+    assert "SIGABRT" in rows[0]["message"] and "status 3" in rows[1]["message"]
+
+
+def test_exception_in_the_solver_is_an_error_row():
+    rows = run_sweep([Config("sat", encoding="no-such-encoding", solver="pycosat"), Config("construct")], [4],
+                     repeat=1, progress=False)
+    assert [r["status"] for r in rows] == ["error", "solved"]
+    assert rows[0]["message"].startswith("InputError: unknown encoding")
+
+
+def test_resume_retries_errors(monkeypatch, tmp_path):
+    out = tmp_path / "r.csv"
+    real = timing.worker_command
+    monkeypatch.setattr(timing, "worker_command", lambda spec: fake(QUITTER) if spec["n"] == 5 else real(spec))
+    run_sweep(TINY[:1], [4, 5], repeat=1, out=out, progress=False)
+    assert [r["status"] for r in read_results(out)] == ["solved", "error"]
+    monkeypatch.setattr(timing, "worker_command", real)
+    run_sweep(TINY[:1], [4, 5], repeat=1, out=out, progress=False, resume=True)
+    assert [r["status"] for r in read_results(out)] == ["solved", "solved"]
+
+
+# ---------------------------------------------------------------------------------- random instances
+
+
+def test_random_preplacement_is_reproducible_and_non_attacking():
+    for n in range(2, 21):
+        for k in range(n):
+            placed = random_preplacement(n, k, seed=11, repeat=2)
+            assert placed == random_preplacement(n, k, seed=11, repeat=2) and len(placed) == k
+            assert len(set(placed)) == k and all(1 <= r <= n and 1 <= c <= n for r, c in placed)
+            assert not any(attacks(a, b) for a in placed for b in placed)
+    assert len({random_preplacement(16, 4, seed=s) for s in range(10)}) > 1
+    with pytest.raises(InputError):
+        random_preplacement(6, 6, seed=0)
+
+
+def test_place_random_sweep_is_fair_and_reproducible():
+    configs = make_configs("sat", encodings="pairwise,sequential")
+    rows = run_sweep(configs, [6, 8], repeat=3, place_random=3, seed=7, progress=False)
+    again = run_sweep(configs, [6, 8], repeat=3, place_random=3, seed=7, progress=False)
+    assert [r["preplaced"] for r in rows] == [r["preplaced"] for r in again]
+    by_instance = {}
+    for row in rows:
+        assert row["seed"] == 7 and row["place_random"] == 3 and len(row["preplaced"].split()) == 3
+        assert row["status"] in ("solved", "infeasible")
+        by_instance.setdefault((row["n"], row["repeat"]), set()).add((row["preplaced"], row["status"]))
+        if row["status"] == "solved":
+            assert row["verified"] is True
+    assert all(len(answers) == 1 for answers in by_instance.values())  # same instance, same answer
+
+
+def test_place_random_limits(capsys, tmp_path):
+    with pytest.raises(InputError, match="smallest n is 4"):
+        run_sweep(TINY[:1], [4, 8], place_random=4, progress=False)
+    with pytest.raises(InputError, match="construction cannot honour"):
+        run_sweep(TINY, [8], place_random=2, progress=False)
+    code, _, err = cli(capsys, "bench", "--n", "4", "--methods", "sat", "--seed", "3", "--out", tmp_path / "r.csv")
+    assert code == 2 and "--place-random" in err
+
+
+# ----------------------------------------------------------------------------------- reading, summary
+
+
+def test_summarise_medians_with_timeouts():
+    base = {"method": "ilp", "formulation": "lines", "solver": "cbc", "n": 8, "time_limit": 5.0}
+    rows = [dict(base, repeat=1, status="solved", total_seconds=1.0, build_seconds=0.2, solve_seconds=0.8),
+            dict(base, repeat=2, status="solved", total_seconds=3.0, build_seconds=0.2, solve_seconds=2.8),
+            dict(base, repeat=3, status="timeout", total_seconds=5.0)]
+    (entry,) = summarise(rows)
+    assert entry["config"] == "ILP lines/cbc" and entry["timeouts"] == 1 and entry["solved"] == 2
+    assert (entry["total_median"], entry["total_min"], entry["total_max"]) == (3.0, 1.0, 3.0)
+    rows[1] = dict(rows[1], status="timeout")
+    (entry,) = summarise(rows)
+    assert entry["total_median"] is None and entry["total_min"] == 1.0
+
+
+def test_read_results_errors(tmp_path):
+    with pytest.raises(InputError, match="no such results file"):
+        read_results(tmp_path / "nope.csv")
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a,b\n1,2\n")
+    with pytest.raises(InputError, match="not a results CSV"):
+        read_results(bad)
+    out = tmp_path / "r.csv"
+    run_sweep(TINY, [4], repeat=1, out=out, progress=False)
+    text = out.read_text()
+    out.write_text(text.replace(",solved,", ",solvd,", 1))
+    with pytest.raises(InputError, match="line 2"):
+        read_results(out)
+
+
+def test_ilp_rows_when_the_module_exists():
+    try:
+        import nqueens_kit.ilp  # noqa: F401
+    except ImportError:
+        need(False, "nqueens_kit.ilp")
+    rows = run_sweep(make_configs("ilp"), [4, 5, 6], repeat=1, timeout=60, progress=False)
+    for row in rows:
+        assert row["status"] == "solved" and row["verified"] is True and row["constraints"] > 0
+        assert (row["method"], row["formulation"], row["solver"]) == ("ilp", "lines", "cbc")
+
+
+def test_worker_entry_point_refuses_other_use():
+    proc = subprocess.run([sys.executable, "-m", "nqueens_kit.timing"], capture_output=True, text=True)
+    assert proc.returncode == 2 and "--worker" in proc.stderr
+    help_text = subprocess.run([sys.executable, "-m", "nqueens_kit", "bench", "--help"], capture_output=True,
+                               text=True).stdout
+    assert "--worker" not in help_text and "--out" in help_text
+
+
+def test_no_files_in_the_working_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    run_sweep(TINY, [4], repeat=1, progress=False)
+    assert os.listdir(tmp_path) == []
