@@ -236,7 +236,8 @@ def violations(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = ()) -
     ):
         for value, count in Counter(map(key, set(queens))).items():
             if count > 1:
-                problems.append(f"{count} queens share a {what} ({what} key {value})")
+                article = "an" if what[0] in "aeiou" else "a"
+                problems.append(f"{count} queens share {article} {what} ({what} key {value})")
     missing = [p for p in preplaced if tuple(p) not in set(queens)]
     if missing:
         problems.append(f"pre-placed queens missing from the board: {missing}")

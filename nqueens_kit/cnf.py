@@ -213,7 +213,7 @@ def write_dimacs_clauses(
     for i, clause in enumerate(clauses):
         group = marks.get(i)
         if group is not None:
-            chunk.append(f"c {group.label} ({len(group)} clauses)")
+            chunk.append(f"c {group.label} ({len(group)} clause{'s' if len(group) != 1 else ''})")
         chunk.append(" ".join(map(str, clause)) + " 0")
         if len(chunk) >= 65536:
             out.write("\n".join(chunk) + "\n")

@@ -68,6 +68,8 @@ def _call_encoder(encode: Callable[..., Any], lits: list[int], pool: VarPool) ->
     except (TypeError, ValueError):
         takes_pool = True
     result = encode(list(lits), pool) if takes_pool else encode(list(lits))
+    if result is None:
+        raise TypeError("the function returned None; it should return a list of clauses")
     return [list(clause) for clause in result]
 
 
@@ -102,10 +104,12 @@ def _check_cardinality(encode: Callable[..., Any], exact: bool, max_k: int) -> V
                                           f"literals {lits} holds {lit!r}.", (tuple(lits), None))
                 if abs(lit) not in lits and abs(lit) <= max(lits):
                     return Verdict(False, f"Not yet: for literals {lits} a clause uses variable {abs(lit)}, which is "
-                                          "neither one of them nor a fresh helper from pool.new().", (tuple(lits), None))
+                                          "neither one of them nor a fresh helper from pool.new().",
+                                   (tuple(lits), None))
                 if abs(lit) > pool.top:
                     return Verdict(False, f"Not yet: for literals {lits} a clause uses variable {abs(lit)}, which "
-                                          "pool did not hand out; take helper variables with pool.new().", (tuple(lits), None))
+                                          "pool did not hand out; take helper variables with pool.new().",
+                                   (tuple(lits), None))
         for values in assignments((False, True), repeat=k):
             allowed = sum(values) == 1 if exact else sum(values) <= 1
             units = [lit if value else -lit for lit, value in zip(lits, values)]
@@ -163,7 +167,8 @@ def check_clause_count(formula: Callable[[int], int], encoding: str = "pairwise"
         try:
             claimed = formula(n)
         except Exception as exc:  # a student's code
-            return Verdict(False, f"Not yet: your formula raised {type(exc).__name__}: {exc} at n = {n}.", (n, None, actual))
+            return Verdict(False, f"Not yet: your formula raised {type(exc).__name__}: {exc} at n = {n}.",
+                           (n, None, actual))
         if claimed != actual:
             return Verdict(False, f"Not yet: at n = {n} your formula gives {claimed!r}, but the {encoding} "
                                   f"formula has {actual} clauses.", (n, claimed, actual))

@@ -2,39 +2,48 @@
 
 Inside:
 
-- :data:`FORMULATIONS`: ``lines`` (default), ``pairwise`` and ``max-queens``; each built by
-  :func:`build_model` from the same :meth:`~nqueens_kit.board.Problem.lines` the SAT side encodes, one
-  binary x_rc per cell and a named constraint per line (``row_3``, ``col_5``, ``diag_7``, ``anti_2``).
+- :data:`FORMULATIONS`: ``lines`` (default), ``pairwise`` and ``max-queens``, each built by
+  :func:`build_model` from the same :meth:`~nqueens_kit.board.Problem.lines` the SAT side encodes: one
+  binary x_r_c per cell and a named constraint per line (``row_3``, ``col_5``, ``diag_7``, ``anti_2``),
+  pre-placed queens as ``placed_R_C``.
 - :data:`ILP_SOLVERS`: an ordered registry (``cbc`` first, the default; ``highs``).  CBC is found in
-  every way PuLP ships it: the bundled ``PULP_CBC_CMD`` (PuLP 3.x), ``COIN_CMD`` with the ``cbcbox``
-  wheel (``pulp[cbc]``, PuLP 4.x) or a ``cbc`` binary on PATH.
-- :func:`solve_ilp` (a verified :class:`~nqueens_kit.board.SolveResult`), :func:`count_ilp` (no-good
-  cuts), :func:`lp_relaxation` (fractional values), :func:`export_model` (``.lp`` / ``.mps``).
+  every way PuLP ships it, tried in order: the bundled ``PULP_CBC_CMD`` (PuLP 3.x), ``COIN_CMD`` with the
+  ``cbcbox`` wheel (``pulp[cbc]``, PuLP 4.x), the ``cbcbox`` binary under an older PuLP, a ``cbc`` on PATH.
+- :func:`solve_ilp`: a verified :class:`~nqueens_kit.board.SolveResult` with build and solve seconds
+  apart and the solver's own statistics (nodes, iterations, its own timing) in ``stats``.
+- :func:`count_ilp`: enumeration by no-good cuts (one full re-solve per solution: slow by design).
+- :func:`lp_relaxation`: the fractional values of the LP relaxation, for heat maps.
+- :func:`export_model`: ``.lp`` / ``.mps`` files other solvers read.
+
+Works with PuLP 2.7 to 4.x: variables come from ``LpProblem.add_variable_dict`` where it exists, and
+solve outcomes are read from PuLP 4's ``LpSolveStats`` or from the older ``status`` / ``sol_status``.
 
 >>> result = solve_ilp(8)
 >>> result.status, result.verified, result.constraints
 ('solved', True, 42)
 >>> solve_ilp(3).status
 'infeasible'
->>> str(build_model(4, "lines").constraint("row_1"))
-'x_1_1 + x_1_2 + x_1_3 + x_1_4 = 1.0'
+>>> model = build_model(4, "pairwise")
+>>> model.constraint_names()[:2], model.constraint_names()[-1]
+(['row_1', 'row_2'], 'anti_6_pair_3_4')
 """
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import shutil
 import tempfile
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from .board import Cell, CountResult, Problem, SolveResult, canonical
+from .board import Board, Cell, CountResult, Problem, SolveResult, canonical, verify
 from .errors import InputError, NQueensError, SolverNotAvailable
 
 #: Formulation name -> what it is; the first is the default.
@@ -46,7 +55,7 @@ FORMULATIONS: dict[str, str] = {
 }
 DEFAULT_FORMULATION = "lines"
 
-#: A binary reads as 1 above this value: solvers return 0.9999999 or 1e-9, never trust == 1.
+#: A binary reads as 1 above this value: solvers hand back 0.9999999 or 1e-9, so never test ``== 1``.
 ONE = 0.5
 
 
@@ -54,96 +63,138 @@ def _pulp() -> Any:
     try:
         import pulp
     except ImportError:
-        raise SolverNotAvailable("PuLP is not installed: pip install pulp (or conda install -c conda-forge pulp)") from None
+        raise SolverNotAvailable(
+            "PuLP is not installed: pip install pulp (or conda install -c conda-forge pulp)"
+        ) from None
     return pulp
 
 
 def get_formulation(name: str) -> str:
+    """``name`` if it is a formulation, else a one-line :class:`InputError` listing the valid ones."""
     if name not in FORMULATIONS:
         raise InputError(f"unknown formulation {name!r}; valid: {', '.join(FORMULATIONS)}")
     return name
 
 
+def _as_problem(problem: Problem | int) -> Problem:
+    return problem if isinstance(problem, Problem) else Problem(problem)
+
+
 # ------------------------------------------------------------------------------------------ solvers
 
 
+@dataclass(frozen=True)
+class Candidate:
+    """One way of reaching a solver: ``how`` it was found and ``make(**options)`` -> a PuLP solver."""
+
+    how: str
+    make: Callable[..., Any]
+
+
 class IlpSolver:
-    """An ILP backend reached through PuLP."""
+    """An ILP backend reached through PuLP: an ordered list of :class:`Candidate` ways to find it."""
 
     name = ""
     description = ""
+    #: Whether the PuLP class runs an executable (it then takes ``logPath`` and writes temporary files).
+    command_line = False
 
-    def candidates(self) -> list[tuple[str, Callable[..., Any]]]:
-        """``(how, factory)`` pairs to try in order; a factory takes PuLP solver keyword arguments."""
+    def candidates(self) -> list[Candidate]:
         raise NotImplementedError
 
-    def _find(self) -> tuple[str, Callable[..., Any]] | None:
-        for how, factory in self.candidates():
+    def find(self) -> Candidate | None:
+        """The first candidate whose solver PuLP reports available, or None."""
+        for candidate in self.candidates():
             try:
-                if factory(msg=False).available():
-                    return how, factory
+                if candidate.make(msg=False).available():
+                    return candidate
             except Exception:  # a broken or half-installed backend is simply not a candidate
                 continue
         return None
 
     def available(self) -> bool:
-        return self._find() is not None
+        return self.find() is not None
 
     def found_as(self) -> str | None:
-        """How the solver was found (e.g. ``PULP_CBC_CMD (bundled with PuLP)``), or None."""
-        found = self._find()
-        return found[0] if found else None
+        """How the solver was found, e.g. ``PULP_CBC_CMD (bundled with PuLP)``, or None."""
+        found = self.find()
+        return found.how if found else None
 
     def install_hint(self) -> str:
         raise NotImplementedError
 
     def require(self) -> Callable[..., Any]:
-        found = self._find()
+        """The factory of the PuLP solver found first (keyword arguments as the PuLP class takes them)."""
+        return self._require().make
+
+    def _require(self) -> Candidate:
+        found = self.find()
         if found is None:
             raise SolverNotAvailable(f"ILP solver {self.name!r} is not installed: {self.install_hint()}")
-        return found[1]
+        return found
+
+
+def _quiet(factory: Callable[..., Any]) -> Callable[..., Any]:
+    """PuLP 3.x warns that PULP_CBC_CMD goes away in 4.0; the lookup already falls back to COIN_CMD."""
+
+    def make(**options: Any) -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return factory(**options)
+
+    return make
+
+
+def _cbcbox_binary() -> str | None:
+    """The CBC executable of the ``cbcbox`` wheel (what ``pulp[cbc]`` installs), if present."""
+    try:
+        import cbcbox  # type: ignore[import-not-found]
+
+        path = cbcbox.cbc_bin_path()
+    except Exception:  # not installed, or a wheel without a binary for this platform
+        return None
+    return path if path and os.path.isfile(path) else None
 
 
 class Cbc(IlpSolver):
     name = "cbc"
     description = "COIN-OR CBC through PuLP (default)"
+    command_line = True
 
-    def candidates(self) -> list[tuple[str, Callable[..., Any]]]:
+    def candidates(self) -> list[Candidate]:
         pulp = _pulp()
-        found: list[tuple[str, Callable[..., Any]]] = []
+        found: list[Candidate] = []
         if hasattr(pulp, "PULP_CBC_CMD"):
-            found.append(("PULP_CBC_CMD (bundled with PuLP)", _bundled_cbc))
-        if hasattr(pulp, "COIN_CMD"):
-            found.append(("COIN_CMD (pulp[cbc] / cbcbox)", pulp.COIN_CMD))
-            path = shutil.which("cbc")
-            if path:
-                found.append((f"COIN_CMD ({path})", lambda **kw: pulp.COIN_CMD(path=path, **kw)))
+            found.append(Candidate("PULP_CBC_CMD (bundled with PuLP)", _quiet(pulp.PULP_CBC_CMD)))
+        # PuLP 4.x: COIN_CMD's default path is the cbcbox binary, else "cbc" on PATH (3.x: PATH only).
+        found.append(Candidate("COIN_CMD (pulp[cbc] or cbc on PATH)", pulp.COIN_CMD))
+        box = _cbcbox_binary()
+        if box:
+            found.append(Candidate(f"COIN_CMD ({box})", lambda **kw: pulp.COIN_CMD(path=box, **kw)))
+        path = shutil.which("cbc")
+        if path:
+            found.append(Candidate(f"COIN_CMD ({path})", lambda **kw: pulp.COIN_CMD(path=path, **kw)))
         return found
 
     def install_hint(self) -> str:
-        return ('pip install "pulp[cbc]" (PuLP 4.x no longer bundles CBC), or conda install -c conda-forge '
+        return ('pip install "pulp[cbc]" (PuLP 4 no longer bundles CBC), or conda install -c conda-forge '
                 "coin-or-cbc, or apt-get install coinor-cbc")
-
-
-def _bundled_cbc(**options: Any) -> Any:
-    """PuLP 3.x's bundled CBC.  PuLP 3.3 warns that 4.0 drops it; the kit already looks for COIN_CMD
-    next, so the warning tells the user nothing they must act on."""
-    pulp = _pulp()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        return pulp.PULP_CBC_CMD(**options)
 
 
 class Highs(IlpSolver):
     name = "highs"
     description = "HiGHS through PuLP and highspy"
 
-    def candidates(self) -> list[tuple[str, Callable[..., Any]]]:
+    def candidates(self) -> list[Candidate]:
         pulp = _pulp()
-        return [("HiGHS (highspy)", pulp.HiGHS)] if hasattr(pulp, "HiGHS") else []
+        found = [Candidate("HiGHS (highspy)", pulp.HiGHS)] if hasattr(pulp, "HiGHS") else []
+        path = shutil.which("highs")
+        if path and hasattr(pulp, "HiGHS_CMD"):
+            found.append(Candidate(f"HiGHS_CMD ({path})", lambda **kw: pulp.HiGHS_CMD(path=path, **kw)))
+        return found
 
     def install_hint(self) -> str:
-        return 'pip install "nqueens-kit[highs]" (or pip install highspy)'
+        return 'pip install "nqueens-kit[highs]" (that is, pip install highspy)'
 
 
 #: Ordered registry of ILP solvers: the first is the default.
@@ -152,13 +203,19 @@ DEFAULT_ILP_SOLVER = "cbc"
 
 
 def get_ilp_solver(name: str) -> IlpSolver:
+    """A registered ILP solver, or a one-line :class:`InputError` (naming SAT solvers as such)."""
     if name in ILP_SOLVERS:
         return ILP_SOLVERS[name]
     from .sat import SAT_SOLVERS
 
+    valid = ", ".join(ILP_SOLVERS)
     if name in SAT_SOLVERS:
-        raise InputError(f"{name} is a SAT solver; ILP solvers: {', '.join(ILP_SOLVERS)} (or use --method sat)")
-    raise InputError(f"unknown ILP solver {name!r}; valid: {', '.join(ILP_SOLVERS)}")
+        raise InputError(f"{name} is a SAT solver, not an ILP solver; ILP solvers: {valid} (or use --method sat)")
+    raise InputError(f"unknown ILP solver {name!r}; valid: {valid}")
+
+
+def available_ilp_solvers() -> list[str]:
+    return [name for name, solver in ILP_SOLVERS.items() if solver.available()]
 
 
 # -------------------------------------------------------------------------------------------- model
@@ -166,7 +223,7 @@ def get_ilp_solver(name: str) -> IlpSolver:
 
 @dataclass
 class IlpModel:
-    """A PuLP model of one problem: ``prob`` (the ``LpProblem``) and ``x[(r, c)]`` (the cell binaries)."""
+    """A PuLP model of one problem: ``prob`` (the ``LpProblem``) and ``x[(r, c)]`` (the cell variables)."""
 
     problem: Problem
     formulation: str
@@ -181,245 +238,384 @@ class IlpModel:
 
     @property
     def num_constraints(self) -> int:
-        return int(self.prob.numConstraints())
+        return len(_constraints(self.prob))
+
+    def constraint_names(self) -> list[str]:
+        """Constraint names in the order they were added."""
+        return [c.name for c in _constraints(self.prob)]
 
     def constraint(self, name: str) -> Any:
-        """A constraint by name (``row_3``, ``placed_1_1``, ...)."""
-        if hasattr(self.prob, "get_constraint_by_name"):  # PuLP >= 3.3 (the 4.0 API)
-            found = self.prob.get_constraint_by_name(name)
-        else:
-            found = self.prob.constraints.get(name)
+        """The PuLP constraint called ``name`` (KeyError if there is none)."""
+        found = (self.prob.get_constraint_by_name(name) if hasattr(self.prob, "get_constraint_by_name")
+                 else self.prob.constraints.get(name))
         if found is None:
             raise KeyError(name)
         return found
 
-    def constraint_names(self) -> list[str]:
-        listing = self.prob.constraints
-        items = listing() if callable(listing) else listing.values()
-        return [c.name for c in items]
+
+def _constraints(prob: Any) -> list[Any]:
+    """The constraints of an LpProblem: ``prob.constraints()`` in PuLP >= 3.3, a dict before."""
+    listed = prob.constraints
+    return list(listed()) if callable(listed) else list(listed.values())
+
+
+def _cell_variables(prob: Any, n: int, category: str) -> dict[Cell, Any]:
+    """x_r_c for every cell, created in one batch and owned by ``prob`` (PuLP 4 style) where possible."""
+    pulp = _pulp()
+    rows = range(1, n + 1)
+    if hasattr(prob, "add_variable_dict"):
+        return prob.add_variable_dict("x", (rows, rows), 0, 1, category)
+    return pulp.LpVariable.dict("x", (rows, rows), 0, 1, category)
 
 
 def build_model(problem: Problem | int, formulation: str = DEFAULT_FORMULATION, relax: bool = False) -> IlpModel:
-    """The PuLP model of a problem in a formulation (``relax``: continuous 0 <= x <= 1)."""
+    """The PuLP model of ``problem`` in ``formulation``; ``relax`` makes the variables continuous in 0..1.
+
+    One linear pass over :meth:`Problem.lines` (each line lists its own cells), so building costs
+    O(n²) for ``lines`` and ``max-queens``; ``pairwise`` has O(n³) pair constraints by its nature.
+    ``pairwise`` adds no pairs inside rows and columns: x ≥ 0 with a row sum of 1 already implies
+    x_a + x_b ≤ 1 there, for the integer model and the LP relaxation alike.
+    """
     pulp = _pulp()
-    if not isinstance(problem, Problem):
-        problem = Problem(problem)
+    problem = _as_problem(problem)
     get_formulation(formulation)
     start = time.perf_counter()
     n = problem.n
-    sense = pulp.LpMaximize if formulation == "max-queens" else pulp.LpMinimize
-    prob = pulp.LpProblem(f"queens_{n}_{formulation.replace('-', '_')}", sense)
-    category = pulp.LpContinuous if relax else pulp.LpBinary
-    # PuLP 4.0 attaches variables to the model (add_variable); PuLP 3.3 has both and warns on the old one.
-    new_var = (lambda name: prob.add_variable(name, 0, 1, cat=category)) if hasattr(prob, "add_variable") else (
-        lambda name: pulp.LpVariable(name, 0, 1, category))
-    x = {(r, c): new_var(f"x_{r}_{c}") for r in range(1, n + 1) for c in range(1, n + 1)}
-    if formulation == "max-queens":
-        prob.setObjective(pulp.lpSum(x.values()))
-    constraints: dict[str, Any] = {}
+    maximise = formulation == "max-queens"
+    prob = pulp.LpProblem(f"queens_{n}_{formulation.replace('-', '_')}",
+                          pulp.LpMaximize if maximise else pulp.LpMinimize)
+    x = _cell_variables(prob, n, pulp.LpContinuous if relax else pulp.LpBinary)
+    add = prob.addConstraint
     for line in problem.lines():
-        total = pulp.lpSum(x[cell] for cell in line.cells)
-        if formulation == "max-queens":
-            constraints[line.name] = total <= 1
+        cells = line.cells
+        if maximise:
+            add(pulp.lpSum([x[c] for c in cells]) <= 1, line.name)
         elif line.exact:
-            constraints[line.name] = total == 1
+            add(pulp.lpSum([x[c] for c in cells]) == 1, line.name)
         elif formulation == "lines":
-            constraints[line.name] = total <= 1
-        else:  # pairwise: one edge constraint per attacking pair on the diagonal
-            for (r1, c1), (r2, c2) in combinations(line.cells, 2):
-                constraints[f"{line.name}_pair_{r1}_{c1}_{r2}_{c2}"] = x[r1, c1] + x[r2, c2] <= 1
+            add(pulp.lpSum([x[c] for c in cells]) <= 1, line.name)
+        else:  # pairwise: one constraint per attacking pair, named by the pair's two rows
+            for a, b in combinations(cells, 2):
+                add(x[a] + x[b] <= 1, f"{line.name}_pair_{a[0]}_{b[0]}")
     for r, c in problem.preplaced:
-        constraints[f"placed_{r}_{c}"] = x[r, c] == 1
-    for name, constraint in constraints.items():
-        prob.addConstraint(constraint, name)
+        add(x[r, c] + 0 == 1, f"placed_{r}_{c}")
+    if maximise:
+        prob.setObjective(pulp.lpSum(list(x.values())))
     return IlpModel(problem, formulation, prob, x, relax, time.perf_counter() - start)
 
 
-_CBC_STATS = {
+# ------------------------------------------------------------------------------------------ solving
+
+
+@dataclass
+class _Run:
+    """What one solve said, independent of the PuLP version.
+
+    ``state``: ``optimal`` (a solution, proven best), ``feasible`` (a solution, search stopped early, e.g.
+    at the time limit), ``infeasible``, or ``none`` (stopped without a solution).
+    """
+
+    state: str
+    seconds: float
+    stats: dict[str, Any]
+
+
+_CBC_LOG = {
     "nodes": r"Enumerated nodes:\s+(\d+)",
     "iterations": r"Total iterations:\s+(\d+)",
+    "solver_seconds": r"Time \(Wallclock seconds\):\s+([\d.]+)",
     "solver_cpu_seconds": r"Time \(CPU seconds\):\s+([\d.]+)",
 }
 
 
-def _solve_model(model: IlpModel, solver: str, time_limit: float | None) -> tuple[str, float, dict[str, Any]]:
-    """Run the solver on the model: ``(kind, seconds, stats)`` with kind ``solution``, ``infeasible``,
-    ``timeout`` or ``unsolved``."""
+def _classify(prob: Any, returned: Any) -> tuple[str, dict[str, Any]]:
+    """``(state, stats)`` from what ``prob.solve`` returned (PuLP 4) or left on ``prob`` (PuLP 2 / 3)."""
+    if hasattr(returned, "has_solution"):  # PuLP 4: an LpSolveStats
+        status = getattr(returned.status, "name", str(returned.status))
+        if returned.has_solution:
+            state = "optimal" if status in ("Optimal", "GapLimit") else "feasible"
+        else:
+            state = "infeasible" if status == "Infeasible" else "none"
+        stats: dict[str, Any] = {"solver_status": status, "solver_seconds": round(float(returned.time), 6)}
+        if getattr(returned, "nodes", None) is not None:
+            stats["nodes"] = int(returned.nodes)
+        return state, stats
     pulp = _pulp()
-    if time_limit is not None and not time_limit > 0:
-        raise InputError(f"time limit must be a positive number of seconds, not {time_limit:g}")
+    status, solution = prob.status, prob.sol_status
+    if solution == pulp.LpSolutionOptimal:
+        state = "optimal"
+    elif solution == pulp.LpSolutionIntegerFeasible:  # CBC "Stopped on time" with an incumbent, HiGHS at a limit
+        state = "feasible"
+    elif status == pulp.LpStatusInfeasible or solution == pulp.LpSolutionInfeasible:
+        state = "infeasible"
+    else:
+        state = "none"
+    stats = {"solver_status": pulp.LpStatus.get(status, str(status))}
+    if getattr(prob, "solutionTime", None):
+        stats["solver_seconds"] = round(float(prob.solutionTime), 6)
+    return state, stats
+
+
+def _highs_stats(prob: Any, state: str, stats: dict[str, Any]) -> str:
+    """Add HiGHS's own counters; HiGHS's primal solution status overrides a hopeful PuLP reading."""
+    highs = getattr(prob, "solverModel", None)
+    if highs is None or not hasattr(highs, "getInfo"):
+        return state
+    info = highs.getInfo()
+    stats["nodes"] = int(getattr(info, "mip_node_count", 0) or 0)
+    stats["iterations"] = int(getattr(info, "simplex_iteration_count", 0) or 0)
+    if hasattr(highs, "getRunTime"):
+        stats["solver_seconds"] = round(float(highs.getRunTime()), 6)
+    stats["solver_status"] = highs.modelStatusToString(highs.getModelStatus())
+    feasible = 2  # kSolutionStatusFeasible
+    if state in ("optimal", "feasible") and getattr(info, "primal_solution_status", feasible) != feasible:
+        return "none"
+    return state
+
+
+def _check_time_limit(time_limit: float | None) -> None:
+    if time_limit is None:
+        return
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not (
+        time_limit > 0 and math.isfinite(time_limit)
+    ):
+        raise InputError(f"time limit must be a positive number of seconds, not {time_limit!r}")
+
+
+def _run(model: IlpModel, solver: str, time_limit: float | None) -> _Run:
+    """Solve ``model`` once.  PuLP's files and CBC's log live in a private temporary folder."""
+    pulp = _pulp()
     backend = get_ilp_solver(solver)
-    factory = backend.require()
+    found = backend._require()
     options: dict[str, Any] = {"msg": False}
     if time_limit is not None:
         options["timeLimit"] = time_limit
-    stats: dict[str, Any] = {"found_as": backend.found_as()}
+    if model.formulation == "max-queens" and not model.relaxed:
+        options["gapRel"] = 0  # "optimal" must mean proven: the status depends on the optimum being n
     with tempfile.TemporaryDirectory(prefix="nqueens-kit-ilp-") as tmp:
-        log = os.path.join(tmp, "cbc.log")
-        if backend.name == "cbc":
+        log = os.path.join(tmp, "solver.log")
+        if backend.command_line:
             options["logPath"] = log
-            # N-queens models have nothing for CBC's presolve to remove; skipping it saves about a
-            # third of the solve time from n = 40 up (benchmarks/bench_ilp.py).
-            options["presolve"] = False
-        engine = factory(**options)
+        engine = found.make(**options)
+        if hasattr(engine, "tmpDir"):
+            # PuLP's default is $TMPDIR, or the working directory when that is unusable: never there.
+            engine.tmpDir = tmp
+            engine.keepFiles = False
         start = time.perf_counter()
         try:
-            status = model.prob.solve(engine)
+            returned = model.prob.solve(engine)
         except pulp.PulpSolverError as exc:
-            raise NQueensError(f"{backend.name} failed: {str(exc).splitlines()[0]}") from None
+            detail = str(exc).strip().splitlines()
+            raise NQueensError(f"{backend.name} failed: {detail[0] if detail else exc!r}") from None
         seconds = time.perf_counter() - start
-        if backend.name == "cbc" and os.path.exists(log):
+        state, stats = _classify(model.prob, returned)
+        if backend.command_line and os.path.exists(log):
             text = Path(log).read_text(errors="replace")
-            for key, pattern in _CBC_STATS.items():
+            for key, pattern in _CBC_LOG.items():
                 match = re.search(pattern, text)
                 if match:
                     stats[key] = float(match.group(1)) if "." in match.group(1) else int(match.group(1))
-    highs = getattr(model.prob, "solverModel", None)
-    if backend.name == "highs" and highs is not None and hasattr(highs, "getInfo"):
-        info = highs.getInfo()
-        stats["nodes"] = int(getattr(info, "mip_node_count", 0))
-        stats["iterations"] = int(getattr(info, "simplex_iteration_count", 0))
-    stats["status"] = pulp.LpStatus.get(status, str(status))
-    has_solution = model.prob.sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible)
-    if status == pulp.LpStatusInfeasible or model.prob.sol_status == pulp.LpSolutionInfeasible:
-        kind = "infeasible"
-    elif has_solution or status == pulp.LpStatusOptimal:
-        kind = "solution"
-    elif time_limit is not None:
-        kind = "timeout"
-    else:
-        kind = "unsolved"
-    return kind, seconds, stats
+    state = _highs_stats(model.prob, state, stats)
+    stats["found_as"] = found.how
+    return _Run(state, seconds, stats)
 
 
-def _board(model: IlpModel) -> tuple[Cell, ...]:
+def _board(model: IlpModel) -> Board:
     return tuple(sorted(cell for cell, var in model.x.items() if (var.varValue or 0.0) > ONE))
+
+
+def _infeasible_message(problem: Problem) -> str:
+    if problem.preplaced:
+        return f"the pre-placed queens cannot be completed to a solution of {problem.n}-queens"
+    return f"{problem.n}-queens has no solution (only n = 2 and n = 3 have none)"
 
 
 def solve_ilp(problem: Problem | int, formulation: str = DEFAULT_FORMULATION, solver: str = DEFAULT_ILP_SOLVER,
               time_limit: float | None = None) -> SolveResult:
     """Build the model, solve it, read the board with a tolerance and verify it independently.
 
-    For ``max-queens`` the status is ``solved`` only when the optimum places n queens; otherwise the
-    optimum is reported in ``stats["optimum"]`` and the status is ``infeasible`` (no full board exists).
+    ``max-queens`` is ``solved`` only when its proven optimum is n queens; a smaller optimum makes the
+    status ``infeasible`` with ``stats["optimum"]`` and a message saying so.  A solve stopped by
+    ``time_limit`` without a full board is ``timeout`` (for ``max-queens`` with the best count so far in
+    ``stats["best_found"]``).
     """
-    if not isinstance(problem, Problem):
-        problem = Problem(problem)
+    problem = _as_problem(problem)
     get_formulation(formulation)
-    get_ilp_solver(solver).require()
+    _check_time_limit(time_limit)
+    get_ilp_solver(solver)._require()
     model = build_model(problem, formulation)
-    kind, seconds, stats = _solve_model(model, solver, time_limit)
+    run = _run(model, solver, time_limit)
+    n = problem.n
     result = SolveResult(
-        n=problem.n, method="ilp", status="solved", formulation=formulation, solver=solver,
-        preplaced=problem.preplaced, variables=model.num_variables, constraints=model.num_constraints,
-        build_seconds=model.build_seconds, solve_seconds=seconds, stats=stats,
+        n=n, method="ilp", status="solved", formulation=formulation, solver=solver, preplaced=problem.preplaced,
+        variables=model.num_variables, constraints=model.num_constraints, build_seconds=model.build_seconds,
+        solve_seconds=run.seconds, stats=run.stats,
     )
-    if kind == "solution":
+    if run.state in ("optimal", "feasible"):
         board = _board(model)
         if formulation == "max-queens":
-            stats["optimum"] = len(board)
-        if formulation == "max-queens" and len(board) < problem.n:
+            run.stats["optimum" if run.state == "optimal" else "best_found"] = len(board)
+        if len(board) == n or formulation != "max-queens":
+            result.queens = board  # check() below flags a wrong board rather than hiding it
+        elif run.state == "optimal":
             result.status = "infeasible"
             result.message = (f"at most {len(board)} non-attacking queens fit"
                               f"{' with these pre-placed queens' if problem.preplaced else ''}; "
-                              f"{problem.n} are needed for a solution")
+                              f"a solution needs {n}")
         else:
-            result.queens = board
-    elif kind == "infeasible":
+            result.status = "timeout"
+            result.message = f"best placement found within {time_limit:g} s has {len(board)} of {n} queens"
+    elif run.state == "infeasible":
         result.status = "infeasible"
-        result.message = (f"the pre-placed queens cannot be completed to a solution of {problem.n}-queens"
-                          if problem.preplaced else f"{problem.n}-queens has no solution (only n = 2 and n = 3 have none)")
-    elif kind == "timeout":
+        result.message = _infeasible_message(problem)
+    elif time_limit is not None:
         result.status = "timeout"
         result.message = f"no solution within the time limit of {time_limit:g} s"
     else:
         result.status = "error"
-        result.message = f"{solver} stopped without an answer (status {stats['status']})"
+        result.message = f"{solver} stopped without an answer ({run.stats.get('solver_status', 'no status')})"
     return result.check()
+
+
+# ---------------------------------------------------------------------------------------- counting
+
+
+def iter_ilp(problem: Problem | int, formulation: str = DEFAULT_FORMULATION, solver: str = DEFAULT_ILP_SOLVER,
+             time_limit: float | None = None) -> Iterable[Board]:
+    """Every board, one solve each: after board B the cut Σ_{(r,c) in B} x_rc <= n - 1 forbids B alone.
+
+    (Any other board differs from B in at least one queen, so the cut removes nothing else.)
+    ``time_limit`` bounds the whole enumeration; running out raises :class:`NQueensError`.
+    """
+    pulp = _pulp()
+    problem = _as_problem(problem)
+    get_formulation(formulation)
+    _check_time_limit(time_limit)
+    get_ilp_solver(solver)._require()
+    model = build_model(problem, formulation)
+    n = problem.n
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    found = 0
+    while True:
+        remaining = None if deadline is None else deadline - time.perf_counter()
+        if remaining is not None and remaining <= 0:
+            raise NQueensError(f"time limit of {time_limit:g} s reached after {found} solutions")
+        run = _run(model, solver, remaining)
+        if run.state == "infeasible":
+            return
+        if run.state not in ("optimal", "feasible"):
+            if remaining is not None:
+                raise NQueensError(f"time limit of {time_limit:g} s reached after {found} solutions")
+            raise NQueensError(f"{solver} stopped without an answer after {found} solutions "
+                               f"({run.stats.get('solver_status', 'no status')})")
+        board = _board(model)
+        if formulation == "max-queens" and len(board) < n:
+            if run.state == "optimal":
+                return  # the best placement left is no longer a full board
+            raise NQueensError(f"time limit of {time_limit:g} s reached after {found} solutions")
+        if not verify(n, board, problem.preplaced):
+            raise NQueensError(f"{solver} returned an invalid board after {found} solutions: {board}")
+        found += 1
+        yield board
+        model.prob.addConstraint(pulp.lpSum([model.x[cell] for cell in board]) <= n - 1, f"nogood_{found}")
 
 
 def count_ilp(problem: Problem | int, formulation: str = DEFAULT_FORMULATION, solver: str = DEFAULT_ILP_SOLVER,
               time_limit: float | None = None, fundamental: bool = False) -> CountResult:
-    """Count solutions by no-good cuts: after each board B add Σ_{(r,c) in B} x_rc <= n - 1 and solve again.
+    """Count boards by no-good cuts (see :func:`iter_ilp`); ``fundamental`` also counts them up to symmetry.
 
-    Each cut forbids exactly one board (any other board differs in at least one queen).  Every solution
-    costs a full re-solve of a growing model: the 92 boards of n = 8 take several seconds (CBC starts a
-    new process per solve; HiGHS runs in process and is about twice as fast) against milliseconds for SAT
-    enumeration or backtracking, and the cost grows with the number of solutions.  Fine for seeing the
-    idea, not a way to count large boards.  ``time_limit`` bounds each solve.
+    This is the textbook way to enumerate with an ILP solver, and it scales badly: every solution costs
+    a full re-solve of a model that grows by one cut each time, so n = 8 (92 boards, 93 solves) takes
+    seconds where SAT enumeration or backtracking take milliseconds, and n = 12 (14,200 boards) is out
+    of reach.  Use it to see the idea; count with ``--method sat`` or ``backtrack``.
+    ``CountResult.encoding`` holds the formulation name.
     """
-    pulp = _pulp()
-    if not isinstance(problem, Problem):
-        problem = Problem(problem)
-    get_ilp_solver(solver).require()
-    model = build_model(problem, formulation)
-    n = problem.n
+    problem = _as_problem(problem)
     start = time.perf_counter()
-    boards: list[tuple[Cell, ...]] = []
-    while True:
-        kind, _, stats = _solve_model(model, solver, time_limit)
-        if kind == "timeout":
-            raise NQueensError(f"a solve hit the time limit of {time_limit:g} s after {len(boards)} solutions")
-        if kind == "unsolved":
-            raise NQueensError(f"{solver} stopped without an answer after {len(boards)} solutions ({stats['status']})")
-        if kind != "solution":
-            break
-        board = _board(model)
-        if len(board) < n:  # max-queens: the best remaining placement is no longer a full board
-            break
-        boards.append(board)
-        model.prob.addConstraint(pulp.lpSum(model.x[cell] for cell in board) <= n - 1, f"nogood_{len(boards)}")
+    boards = list(iter_ilp(problem, formulation, solver, time_limit))
+    seconds = time.perf_counter() - start
+    solves = len(boards) + 1
     return CountResult(
-        n=n, count=len(boards), method="ilp", encoding=formulation, solver=solver,
-        fundamental=len({canonical(n, b) for b in boards}) if fundamental else None,
-        seconds=time.perf_counter() - start, preplaced=problem.preplaced,
-        note=f"{len(boards) + 1} full re-solves, one no-good cut per solution: slow by design, "
-             "use --method sat or backtrack to count larger boards",
+        n=problem.n, count=len(boards), method="ilp", encoding=formulation, solver=solver,
+        fundamental=len({canonical(problem.n, b) for b in boards}) if fundamental else None,
+        seconds=seconds, preplaced=problem.preplaced,
+        note=(f"{solves} full re-solves, one no-good cut per solution ({seconds / solves * 1000:.0f} ms each): "
+              "slow by design; --method sat or backtrack count in milliseconds"),
     )
+
+
+# ----------------------------------------------------------------------------------- LP relaxation
 
 
 @dataclass
 class Relaxation:
-    """The LP relaxation's answer: fractional cell values, the objective, the solver status."""
+    """The LP relaxation's answer: fractional cell values, the objective, the status, the solve time.
+
+    ``status`` is ``optimal``, ``infeasible`` or ``error``; ``values`` is empty unless optimal.  The
+    objective of ``lines`` and ``pairwise`` is the constant 0 (they have none).
+    """
 
     n: int
     formulation: str
     values: dict[Cell, float] = field(default_factory=dict)
-    objective: float | None = None
+    objective: float = 0.0
     status: str = ""
     seconds: float = 0.0
+    solver: str = DEFAULT_ILP_SOLVER
 
     def fractional_cells(self, tolerance: float = 1e-6) -> list[Cell]:
+        """Cells whose value is strictly between 0 and 1."""
         return [c for c, v in self.values.items() if tolerance < v < 1 - tolerance]
 
 
 def lp_relaxation(problem: Problem | int, formulation: str = DEFAULT_FORMULATION,
                   solver: str = DEFAULT_ILP_SOLVER) -> Relaxation:
-    """Solve with 0 <= x <= 1 continuous.  For ``lines`` every x = 1/n is feasible, so the relaxation
-    alone says nothing about where the queens go; the solver returns some vertex of the polytope."""
-    if not isinstance(problem, Problem):
-        problem = Problem(problem)
+    """Solve with 0 <= x <= 1 continuous and return the (fractional) cell values.
+
+    For ``lines`` x = 1/n everywhere satisfies every line, even for n = 2 and 3, which have no board:
+    the relaxation alone neither places queens nor proves infeasibility.  The solver returns *some*
+    vertex of the polytope (CBC and HiGHS may differ), not that centre point.  For ``max-queens`` the
+    relaxation's optimum is n for every n, against an integer optimum of 1 for n = 2 and 2 for n = 3.
+    """
+    problem = _as_problem(problem)
+    get_formulation(formulation)
+    get_ilp_solver(solver)._require()
     model = build_model(problem, formulation, relax=True)
-    kind, seconds, stats = _solve_model(model, solver, None)
-    values = {cell: float(var.varValue or 0.0) for cell, var in model.x.items()}
-    objective = model.prob.objective.value() if model.prob.objective is not None else None
-    return Relaxation(problem.n, formulation, values if kind == "solution" else {}, objective, stats["status"], seconds)
+    run = _run(model, solver, None)
+    status = {"optimal": "optimal", "feasible": "optimal", "infeasible": "infeasible"}.get(run.state, "error")
+    values: dict[Cell, float] = {}
+    objective = 0.0
+    if status == "optimal":
+        # Clip the solver's 1e-12-sized excursions so callers can rely on 0 <= value <= 1.
+        values = {cell: min(1.0, max(0.0, float(var.varValue or 0.0))) for cell, var in model.x.items()}
+        if formulation == "max-queens":
+            objective = float(sum(values.values()))
+    return Relaxation(problem.n, formulation, values, objective, status, run.seconds, solver)
+
+
+# ------------------------------------------------------------------------------------------- export
 
 
 def export_model(problem: Problem | int, formulation: str, path: str | os.PathLike[str]) -> Path:
-    """Write the model as ``.lp`` or ``.mps`` (chosen by the suffix), readable by other solvers."""
-    path = Path(path)
-    suffix = path.suffix.lower()
+    """Write the model as ``.lp`` or ``.mps`` (chosen by the suffix) for other solvers to read.
+
+    The MPS file states its objective sense (``OBJSENSE``), so ``max-queens`` stays a maximisation.
+    """
+    target = Path(path)
+    suffix = target.suffix.lower()
     if suffix not in (".lp", ".mps"):
-        raise InputError(f"cannot tell the format of {path.name!r}: name the file FILE.lp or FILE.mps")
+        raise InputError(f"cannot tell the format of {str(target)!r}: name the file FILE.lp or FILE.mps")
+    get_formulation(formulation)
+    if target.is_dir():
+        raise InputError(f"cannot write {target}: it is a folder; name a file FILE.lp or FILE.mps")
+    if not target.parent.is_dir():
+        raise InputError(f"cannot write {target}: folder {target.parent} does not exist")
     model = build_model(problem, formulation)
-    if not path.parent.is_dir():
-        raise InputError(f"cannot write {path}: folder {path.parent} does not exist")
     try:
         if suffix == ".lp":
-            model.prob.writeLP(str(path))
+            model.prob.writeLP(str(target))
         else:
-            model.prob.writeMPS(str(path))
+            model.prob.writeMPS(str(target), with_objsense=True)
     except OSError as exc:
-        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
-    return path
+        raise InputError(f"cannot write {target}: {exc.strerror or exc}") from None
+    return target

@@ -580,6 +580,10 @@ class _ResultsFile:
             # Kept rows go to a new file that replaces the old one in one step, so a crash here leaves
             # either the old file or the new one, never half of each.
             fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=folder)
+            # mkstemp makes the file private (0600); a results file should get the user's usual mode
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
             with os.fdopen(fd, "w", newline="", encoding="utf-8") as out:
                 writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
                 writer.writeheader()

@@ -77,6 +77,8 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
 @pytest.fixture(scope="module")
 def voila_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     need(_importable("voila"), "voila (pip install 'nqueens-kit[app]')")
+    need(_importable("playwright"), "playwright (pip install playwright)")
+    need(Path(CHROMIUM).exists(), f"chromium at {CHROMIUM} (Debian: apt-get install chromium)")
     home = tmp_path_factory.mktemp("voila")
     log_path = home / "voila.log"
     port = _free_port()
@@ -102,8 +104,6 @@ def voila_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture()
 def page(voila_url: str) -> Iterator[object]:
-    need(_importable("playwright"), "playwright (pip install playwright)")
-    need(Path(CHROMIUM).exists(), f"chromium at {CHROMIUM} (Debian: apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
