@@ -21,6 +21,7 @@ app: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_core.py
+	$(BIN)/python benchmarks/bench_ilp.py
 
 install: $(STAMP)
 

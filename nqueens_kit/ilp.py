@@ -10,7 +10,8 @@ Inside:
   every way PuLP ships it, tried in order: the bundled ``PULP_CBC_CMD`` (PuLP 3.x), ``COIN_CMD`` with the
   ``cbcbox`` wheel (``pulp[cbc]``, PuLP 4.x), the ``cbcbox`` binary under an older PuLP, a ``cbc`` on PATH.
 - :func:`solve_ilp`: a verified :class:`~nqueens_kit.board.SolveResult` with build and solve seconds
-  apart and the solver's own statistics (nodes, iterations, its own timing) in ``stats``.
+  apart and the solver's own statistics (nodes, iterations, its own timing) in ``stats``.  CBC runs the
+  feasibility formulations with :data:`CBC_FEASIBILITY_OPTIONS` (why: see there).
 - :func:`count_ilp`: enumeration by no-good cuts (one full re-solve per solution: slow by design).
 - :func:`lp_relaxation`: the fractional values of the LP relaxation, for heat maps.
 - :func:`export_model`: ``.lp`` / ``.mps`` files other solvers read.
@@ -37,7 +38,7 @@ import shutil
 import tempfile
 import time
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -57,6 +58,14 @@ DEFAULT_FORMULATION = "lines"
 
 #: A binary reads as 1 above this value: solvers hand back 0.9999999 or 1e-9, so never test ``== 1``.
 ONE = 0.5
+
+#: CBC settings for the feasibility formulations (``lines``, ``pairwise``).  With CBC's defaults the
+#: first integer point comes from the feasibility pump, whose cost jumps erratically with n, the CBC
+#: build and even the column order (2.7 to 11 s at n = 100 across CBC 2.10 and the cbcbox build, PuLP 3
+#: and 4); without pump, preprocessing and cuts, CBC's cheaper heuristics and a short search find it
+#: about 2 to 10 times faster from n = 36 on, and at most 0.3 s slower on smaller boards.  Set it to []
+#: for CBC's defaults (benchmarks/bench_ilp.py measures both).
+CBC_FEASIBILITY_OPTIONS: list[str] = ["feas off", "preprocess off", "cuts off"]
 
 
 def _pulp() -> Any:
@@ -85,7 +94,10 @@ def _as_problem(problem: Problem | int) -> Problem:
 
 @dataclass(frozen=True)
 class Candidate:
-    """One way of reaching a solver: ``how`` it was found and ``make(**options)`` -> a PuLP solver."""
+    """One way of reaching a solver: ``how`` it was found and ``make(**options)`` -> a PuLP solver.
+
+    A ``{path}`` in ``how`` is filled in with the executable PuLP resolved, once it is found.
+    """
 
     how: str
     make: Callable[..., Any]
@@ -99,15 +111,20 @@ class IlpSolver:
     #: Whether the PuLP class runs an executable (it then takes ``logPath`` and writes temporary files).
     command_line = False
 
-    def candidates(self) -> list[Candidate]:
+    def candidates(self) -> Iterator[Candidate]:
+        """The ways to reach the solver, best first; each is tried only if the ones before failed."""
         raise NotImplementedError
 
     def find(self) -> Candidate | None:
         """The first candidate whose solver PuLP reports available, or None."""
         for candidate in self.candidates():
             try:
-                if candidate.make(msg=False).available():
-                    return candidate
+                engine = candidate.make(msg=False)
+                if engine.available():
+                    path = getattr(engine, "path", None) or "?"
+                    if hasattr(engine, "executable"):  # PuLP keeps "cbc" as given; show where it is
+                        path = engine.executable(path) or path
+                    return Candidate(candidate.how.format(path=path), candidate.make)
             except Exception:  # a broken or half-installed backend is simply not a candidate
                 continue
         return None
@@ -161,20 +178,18 @@ class Cbc(IlpSolver):
     description = "COIN-OR CBC through PuLP (default)"
     command_line = True
 
-    def candidates(self) -> list[Candidate]:
+    def candidates(self) -> Iterator[Candidate]:
         pulp = _pulp()
-        found: list[Candidate] = []
         if hasattr(pulp, "PULP_CBC_CMD"):
-            found.append(Candidate("PULP_CBC_CMD (bundled with PuLP)", _quiet(pulp.PULP_CBC_CMD)))
+            yield Candidate("PULP_CBC_CMD (bundled with PuLP)", _quiet(pulp.PULP_CBC_CMD))
         # PuLP 4.x: COIN_CMD's default path is the cbcbox binary, else "cbc" on PATH (3.x: PATH only).
-        found.append(Candidate("COIN_CMD (pulp[cbc] or cbc on PATH)", pulp.COIN_CMD))
+        yield Candidate("COIN_CMD ({path})", pulp.COIN_CMD)
         box = _cbcbox_binary()
         if box:
-            found.append(Candidate(f"COIN_CMD ({box})", lambda **kw: pulp.COIN_CMD(path=box, **kw)))
+            yield Candidate("COIN_CMD ({path}, from cbcbox)", lambda **kw: pulp.COIN_CMD(path=box, **kw))
         path = shutil.which("cbc")
         if path:
-            found.append(Candidate(f"COIN_CMD ({path})", lambda **kw: pulp.COIN_CMD(path=path, **kw)))
-        return found
+            yield Candidate("COIN_CMD ({path})", lambda **kw: pulp.COIN_CMD(path=path, **kw))
 
     def install_hint(self) -> str:
         return ('pip install "pulp[cbc]" (PuLP 4 no longer bundles CBC), or conda install -c conda-forge '
@@ -185,16 +200,19 @@ class Highs(IlpSolver):
     name = "highs"
     description = "HiGHS through PuLP and highspy"
 
-    def candidates(self) -> list[Candidate]:
+    def candidates(self) -> Iterator[Candidate]:
         pulp = _pulp()
-        found = [Candidate("HiGHS (highspy)", pulp.HiGHS)] if hasattr(pulp, "HiGHS") else []
+        if hasattr(pulp, "HiGHS"):
+            yield Candidate("HiGHS (highspy)", pulp.HiGHS)
         path = shutil.which("highs")
         if path and hasattr(pulp, "HiGHS_CMD"):
-            found.append(Candidate(f"HiGHS_CMD ({path})", lambda **kw: pulp.HiGHS_CMD(path=path, **kw)))
-        return found
+            yield Candidate("HiGHS_CMD ({path})", lambda **kw: pulp.HiGHS_CMD(path=path, **kw))
 
     def install_hint(self) -> str:
-        return 'pip install "nqueens-kit[highs]" (that is, pip install highspy)'
+        hint = 'pip install "nqueens-kit[highs]" (that is, pip install highspy)'
+        if not hasattr(_pulp(), "HiGHS"):
+            hint += f", and a PuLP that can call it: pip install -U pulp (this is PuLP {_pulp().__version__})"
+        return hint
 
 
 #: Ordered registry of ILP solvers: the first is the default.
@@ -392,6 +410,8 @@ def _run(model: IlpModel, solver: str, time_limit: float | None) -> _Run:
         options["timeLimit"] = time_limit
     if model.formulation == "max-queens" and not model.relaxed:
         options["gapRel"] = 0  # "optimal" must mean proven: the status depends on the optimum being n
+    elif backend.name == "cbc" and not model.relaxed and CBC_FEASIBILITY_OPTIONS:
+        options["options"] = list(CBC_FEASIBILITY_OPTIONS)
     with tempfile.TemporaryDirectory(prefix="nqueens-kit-ilp-") as tmp:
         log = os.path.join(tmp, "solver.log")
         if backend.command_line:
@@ -462,9 +482,10 @@ def solve_ilp(problem: Problem | int, formulation: str = DEFAULT_FORMULATION, so
             result.message = (f"at most {len(board)} non-attacking queens fit"
                               f"{' with these pre-placed queens' if problem.preplaced else ''}; "
                               f"a solution needs {n}")
-        else:
-            result.status = "timeout"
-            result.message = f"best placement found within {time_limit:g} s has {len(board)} of {n} queens"
+        else:  # stopped before proving the optimum
+            result.status = "timeout" if time_limit is not None else "error"
+            limit = f"within the time limit of {time_limit:g} s" if time_limit is not None else "before stopping"
+            result.message = f"the best placement found {limit} has {len(board)} of {n} queens"
     elif run.state == "infeasible":
         result.status = "infeasible"
         result.message = _infeasible_message(problem)
@@ -525,9 +546,10 @@ def count_ilp(problem: Problem | int, formulation: str = DEFAULT_FORMULATION, so
     """Count boards by no-good cuts (see :func:`iter_ilp`); ``fundamental`` also counts them up to symmetry.
 
     This is the textbook way to enumerate with an ILP solver, and it scales badly: every solution costs
-    a full re-solve of a model that grows by one cut each time, so n = 8 (92 boards, 93 solves) takes
-    seconds where SAT enumeration or backtracking take milliseconds, and n = 12 (14,200 boards) is out
-    of reach.  Use it to see the idea; count with ``--method sat`` or ``backtrack``.
+    a full re-solve of a model that grows by one cut each time.  n = 8 (92 boards, 93 solves) took
+    13 s with CBC and 6 s with HiGHS on a 2-core machine, where SAT enumeration took 0.01 s and
+    backtracking under a millisecond; n = 12 (14,200 boards) is out of reach.  Use it to see the idea;
+    count with ``--method sat`` or ``backtrack``.
     ``CountResult.encoding`` holds the formulation name.
     """
     problem = _as_problem(problem)
@@ -589,17 +611,23 @@ def lp_relaxation(problem: Problem | int, formulation: str = DEFAULT_FORMULATION
         # Clip the solver's 1e-12-sized excursions so callers can rely on 0 <= value <= 1.
         values = {cell: min(1.0, max(0.0, float(var.varValue or 0.0))) for cell, var in model.x.items()}
         if formulation == "max-queens":
-            objective = float(sum(values.values()))
+            objective = round(sum(values.values()), 9)
     return Relaxation(problem.n, formulation, values, objective, status, run.seconds, solver)
 
 
 # ------------------------------------------------------------------------------------------- export
 
 
+#: First line of an exported ``max-queens`` MPS file (an MPS comment), saying why the objective is negated.
+MPS_MAX_NOTE = "* max-queens: maximise the number of queens, written as minimise -(number of queens)"
+
+
 def export_model(problem: Problem | int, formulation: str, path: str | os.PathLike[str]) -> Path:
     """Write the model as ``.lp`` or ``.mps`` (chosen by the suffix) for other solvers to read.
 
-    The MPS file states its objective sense (``OBJSENSE``), so ``max-queens`` stays a maximisation.
+    An LP file says ``Maximize`` for ``max-queens``.  MPS has no sense every reader agrees on: CBC 2.10
+    ignores an ``OBJSENSE`` section and HiGHS honours it, so the MPS file of ``max-queens`` minimises
+    minus the number of queens (optimum -n), which every reader solves alike.
     """
     target = Path(path)
     suffix = target.suffix.lower()
@@ -610,12 +638,20 @@ def export_model(problem: Problem | int, formulation: str, path: str | os.PathLi
         raise InputError(f"cannot write {target}: it is a folder; name a file FILE.lp or FILE.mps")
     if not target.parent.is_dir():
         raise InputError(f"cannot write {target}: folder {target.parent} does not exist")
+    pulp = _pulp()
     model = build_model(problem, formulation)
     try:
         if suffix == ".lp":
             model.prob.writeLP(str(target))
         else:
-            model.prob.writeMPS(str(target), with_objsense=True)
+            if formulation == "max-queens":
+                # Negated here: PuLP 3 and 4 disagree on what writeMPS does with a maximisation.
+                model.prob.sense = pulp.LpMinimize
+                model.prob.setObjective(-pulp.lpSum(list(model.x.values())))
+            model.prob.writeMPS(str(target))
+            if formulation == "max-queens":
+                text = target.read_text(encoding="ascii")
+                target.write_text(f"{MPS_MAX_NOTE}\n{text}", encoding="ascii")
     except OSError as exc:
         raise InputError(f"cannot write {target}: {exc.strerror or exc}") from None
     return target

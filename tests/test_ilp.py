@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import subprocess
 from pathlib import Path
 
 import pulp
@@ -222,9 +223,9 @@ def test_names_are_valid_for_lp_and_mps():
 
 
 def test_relaxed_model_is_continuous():
-    model = build_model(4, "lines", relax=True)
-    assert model.relaxed and all(v.cat == pulp.LpContinuous for v in model.x.values())
-    assert all(v.cat in (pulp.LpBinary, pulp.LpInteger) for v in build_model(4).x.values())
+    relaxed, binary = build_model(4, "lines", relax=True), build_model(4)  # PuLP 4: variables die with the model
+    assert relaxed.relaxed and all(v.cat == pulp.LpContinuous for v in relaxed.x.values())
+    assert not binary.relaxed and all(v.cat in (pulp.LpBinary, pulp.LpInteger) for v in binary.x.values())
 
 
 def test_pairwise_relaxation_is_weaker():
@@ -318,22 +319,38 @@ def test_count_time_limit_raises(monkeypatch):
 # -------------------------------------------------------------------------------------------- export
 
 
+def _cbc_solves_file(path: Path, tmp_path: Path) -> tuple[str, list[tuple[int, int]]]:
+    """Run the CBC executable itself on a model file: (its status line, the queens it placed)."""
+    solution = tmp_path / "cbc.sol"
+    binary = ILP_SOLVERS["cbc"].require()(msg=False).path
+    subprocess.run([binary, str(path), "-solve", "-solution", str(solution)], capture_output=True, check=True,
+                   timeout=60)
+    status, *rows = solution.read_text().splitlines()
+    queens = [_cell(parts[1]) for parts in (row.split() for row in rows)
+              if len(parts) >= 3 and parts[1].startswith("x_") and float(parts[2]) > 0.5]
+    return status, queens
+
+
 @pytest.mark.parametrize("formulation", list(FORMULATIONS))
 def test_export_rereads_to_a_valid_board(tmp_path, formulation):
     problem = Problem(6, [(1, 2)])
     lp = export_model(problem, formulation, tmp_path / "six.lp")
     mps = export_model(problem, formulation, tmp_path / "six.MPS")
     assert lp.read_text().count("placed_1_2") == 1 and "placed_1_2" in mps.read_text()
-    # PuLP's reader ignores OBJSENSE, so the sense is given; CBC then solves the file it read.
-    sense = pulp.LpMaximize if formulation == "max-queens" else pulp.LpMinimize
-    variables, prob = pulp.LpProblem.fromMPS(str(mps), sense=sense)
+    maximise = formulation == "max-queens"
+    assert ("Maximize" in lp.read_text()) is maximise
+    # PuLP reads the file back and CBC solves it
+    variables, prob = pulp.LpProblem.fromMPS(str(mps))
     prob.solve(ILP_SOLVERS["cbc"].require()(msg=False))
     board = [_cell(name) for name, v in variables.items() if name.startswith("x_") and (v.varValue or 0) > 0.5]
     assert verify(6, board, problem.preplaced)
+    # the CBC executable reads the file itself
+    status, board = _cbc_solves_file(mps, tmp_path)
+    assert status.startswith("Optimal") and verify(6, board, problem.preplaced), status
     need(HAVE_HIGHS, "highspy (HiGHS)")
     import highspy
 
-    for path in (lp, mps):
+    for path, objective in ((lp, 6 if maximise else 0), (mps, -6 if maximise else 0)):
         h = highspy.Highs()
         h.setOptionValue("output_flag", False)
         assert h.readModel(str(path)) == highspy.HighsStatus.kOk
@@ -341,7 +358,7 @@ def test_export_rereads_to_a_valid_board(tmp_path, formulation):
         names = h.getLp().col_names_
         board = [_cell(name) for name, v in zip(names, h.getSolution().col_value) if name.startswith("x_") and v > 0.5]
         assert verify(6, board, problem.preplaced), path.name
-        assert h.getInfo().objective_function_value == pytest.approx(6 if formulation == "max-queens" else 0)
+        assert h.getInfo().objective_function_value == pytest.approx(objective), path.name
 
 
 def test_export_errors(tmp_path):
@@ -382,7 +399,7 @@ def test_cbc_found_through_coin_cmd_on_path(monkeypatch, tmp_path):
     real = ILP_SOLVERS["cbc"].require()(msg=False).path
     (tmp_path / "cbc").symlink_to(real)
     _hide_cbc(monkeypatch, str(tmp_path))
-    assert ILP_SOLVERS["cbc"].found_as().startswith("COIN_CMD")
+    assert ILP_SOLVERS["cbc"].found_as() == f"COIN_CMD ({tmp_path / 'cbc'})"
     result = solve_ilp(8)
     assert result.status == "solved" and result.verified and result.stats["found_as"].startswith("COIN_CMD")
 
@@ -391,7 +408,7 @@ def test_cbc_from_cbcbox_with_older_pulp(monkeypatch, tmp_path):
     real = ILP_SOLVERS["cbc"].require()(msg=False).path
     _hide_cbc(monkeypatch, str(tmp_path))
     monkeypatch.setattr(ilp, "_cbcbox_binary", lambda: real)
-    assert ILP_SOLVERS["cbc"].found_as() == f"COIN_CMD ({real})"
+    assert ILP_SOLVERS["cbc"].found_as() == f"COIN_CMD ({real}, from cbcbox)"
     assert solve_ilp(6).verified
 
 
@@ -407,7 +424,8 @@ def test_cbc_missing_gives_one_clear_line(monkeypatch, tmp_path):
 
 
 def test_highs_missing_names_the_extra(monkeypatch):
-    monkeypatch.setattr(pulp.HiGHS, "available", lambda self: False)
+    if hasattr(pulp, "HiGHS"):  # PuLP < 2.8 has no HiGHS class at all
+        monkeypatch.setattr(pulp.HiGHS, "available", lambda self: False)
     monkeypatch.setenv("PATH", "")
     with pytest.raises(SolverNotAvailable, match=r'pip install "nqueens-kit\[highs\]"') as err:
         solve_ilp(8, solver="highs")
@@ -496,3 +514,21 @@ def test_time_limit_reaches_the_solver(monkeypatch, solver):
     monkeypatch.setattr(pulp.LpProblem, "solve", spy)
     result = solve_ilp(12, solver=solver, time_limit=30)
     assert limits == [30] and result.status == "solved" and result.verified
+
+
+def test_cbc_settings_only_for_feasibility_solves(monkeypatch):
+    seen = []
+    real_solve = pulp.LpProblem.solve
+
+    def spy(self, engine=None, **kwargs):
+        seen.append((self.name, list(engine.options or [])))
+        return real_solve(self, engine, **kwargs)
+
+    monkeypatch.setattr(pulp.LpProblem, "solve", spy)
+    assert solve_ilp(8).verified and solve_ilp(8, "pairwise").verified and solve_ilp(8, "max-queens").verified
+    lp_relaxation(6)
+    tuned = ilp.CBC_FEASIBILITY_OPTIONS
+    assert tuned and seen == [("queens_8_lines", tuned), ("queens_8_pairwise", tuned), ("queens_8_max_queens", []),
+                              ("queens_6_lines", [])]
+    monkeypatch.setattr(ilp, "CBC_FEASIBILITY_OPTIONS", [])
+    assert solve_ilp(8).verified and seen[-1] == ("queens_8_lines", [])
