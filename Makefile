@@ -7,11 +7,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.nqueens-kit-installed
 SYSTEM_PACKAGES ?= minisat cadical picosat chromium
 PYTEST_ARGS ?=
+# JupyterLab refuses to start as root unless told to (containers, lab machines).
+JUPYTER_ROOT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
 .PHONY: run test app bench install system-packages clean
 
 run: $(STAMP)
-	$(BIN)/jupyter lab --notebook-dir=notebooks $(JUPYTER_ARGS)
+	$(BIN)/jupyter lab --notebook-dir=notebooks $(JUPYTER_ROOT) $(JUPYTER_ARGS)
 
 test: $(STAMP) system-packages
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
