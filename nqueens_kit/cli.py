@@ -290,11 +290,12 @@ def _count_from_cnf(args: argparse.Namespace) -> int:
                 "pass --n N to say that variables 1..N² are the board"
             )
         n = guessed
+    solver = _resolve_sat_solver(args.solver)
     start = time.perf_counter()
-    count, boards = count_projected(dimacs.clauses, dimacs.num_vars, n, _resolve_sat_solver(args.solver))
+    count, boards = count_projected(dimacs.clauses, dimacs.num_vars, n, solver)
     bad = sum(1 for b in boards if violations(n, b))
     result = CountResult(
-        n=n, count=count, method="sat", solver=_resolve_sat_solver(args.solver), seconds=time.perf_counter() - start,
+        n=n, count=count, method="sat", solver=solver, seconds=time.perf_counter() - start,
         fundamental=len({canonical(n, b) for b in boards}) if args.fundamental else None,
         note=(f"warning: {bad} of the {count} boards are not valid {n}-queens solutions" if bad else ""),
     )

@@ -33,6 +33,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from .board import Board, CountResult, Problem, SolveResult, attacks, canonical, transform
@@ -392,25 +393,40 @@ def _enumerate_cube(cnf: CNF, units: list[int], solver: str) -> Iterator[Board]:
         for model in pycosat.itersolve(clauses, vars=cnf.num_vars):
             yield decode_model(model, n)
         return
-    backend = get_sat_solver(solver)
+    # A board has exactly one queen per row, so "not all of these n queens" excludes it and nothing
+    # else, whatever the helper variables do.
+    for model in _blocked_models(clauses, cnf.num_vars, get_sat_solver(solver), lambda m: _queens_block(m, n)):
+        yield decode_model(model, n)
+
+
+def _queens_block(model: Iterable[int], n: int) -> Clause:
+    top = n * n
+    return [-lit for lit in model if 0 < lit <= top]
+
+
+def _blocked_models(clauses: Sequence[Clause], num_vars: int, backend: SatSolver,
+                    block: Callable[[list[int]], Clause]) -> Iterator[list[int]]:
+    """Every model up to ``block``: after each one, add ``block(model)`` and solve again.
+
+    PySAT solvers take the blocking clause incrementally; any other solver is called afresh per model.
+    """
     if isinstance(backend, PySat):
         from pysat.solvers import Solver
 
         with Solver(name=backend.backend, bootstrap_with=clauses) as sat:
             while sat.solve():
-                board = decode_model(sat.get_model(), n)
-                yield board
-                sat.add_clause([-((r - 1) * n + c) for r, c in board])
+                model = sat.get_model()
+                yield model
+                sat.add_clause(block(model))
         return
-    # Generic: re-solve with one blocking clause per board found.  A board has exactly one queen per row,
-    # so "not all of these n queens" excludes it and nothing else, whatever the helper variables do.
+    clauses = list(clauses)
     while True:
-        outcome = backend.solve(clauses, cnf.num_vars)
+        outcome = backend.solve(clauses, num_vars)
         if outcome.status != "sat":
             return
-        board = decode_model(outcome.model or [], n)
-        yield board
-        clauses.append([-((r - 1) * n + c) for r, c in board])
+        model = outcome.model or []
+        yield model
+        clauses.append(block(model))
 
 
 def iter_solutions(problem: Problem | int, encoding: str = DEFAULT_ENCODING,
@@ -456,36 +472,18 @@ def count_projected(clauses: Sequence[Clause], num_vars: int, n: int, solver: st
                     limit: int | None = None) -> tuple[int, list[Board]]:
     """Count the distinct assignments of variables 1..n² over all models of a foreign formula.
 
-    The formula may hold helper variables above n²; each distinct board-variable assignment is counted
-    once.  Boards are returned when every model's board variables have one queen per row (as any N-queens
-    CNF does); otherwise the blocking clause uses every board variable.
+    The formula may hold helper variables above n²; each model is blocked on all n² of its board literals,
+    so each distinct board-variable assignment is counted once whatever the formula says.  ``limit`` stops
+    after that many.  Returns the count and the boards (the true board variables of each assignment).
     """
     top = n * n
     if num_vars < top:
         raise InputError(f"the formula has {num_vars} variables, fewer than the {top} board variables of n = {n}")
     backend = get_sat_solver(solver)
     backend.require()
-    clauses = list(clauses)
-    boards: list[Board] = []
-    count = 0
-    if isinstance(backend, PySat):
-        from pysat.solvers import Solver
-
-        with Solver(name=backend.backend, bootstrap_with=clauses) as sat:
-            while (limit is None or count < limit) and sat.solve():
-                model = sat.get_model()
-                count += 1
-                boards.append(decode_model(model, n))
-                sat.add_clause(_projected_block(model, top))
-        return count, boards
-    while limit is None or count < limit:
-        outcome = backend.solve(clauses, num_vars)
-        if outcome.status != "sat":
-            break
-        count += 1
-        boards.append(decode_model(outcome.model or [], n))
-        clauses.append(_projected_block(outcome.model or [], top))
-    return count, boards
+    models = _blocked_models(clauses, num_vars, backend, lambda m: _projected_block(m, top))
+    boards = [decode_model(model, n) for model in islice(models, limit)]
+    return len(boards), boards
 
 
 def _projected_block(model: Iterable[int], top: int) -> Clause:
