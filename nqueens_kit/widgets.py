@@ -42,7 +42,7 @@ from .cnf import PART_TEXT, build_cnf, predicted_size
 from .construct import iter_backtrack, solve_construct
 from .encodings import DEFAULT_ENCODING, ENCODINGS
 from .errors import NQueensError
-from .sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS, iter_solutions, solve_sat
+from .sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS, available_sat_solvers, iter_solutions, solve_sat
 
 #: Board sizes the board explorer offers (SAT and ILP answer within a second or two up to here).
 EXPLORER_MAX_N = 40
@@ -85,23 +85,19 @@ def _ilp_module() -> Any:
 
 def installed_sat_solvers() -> list[str]:
     """Names of the SAT solvers installed here, the default first."""
-    return [name for name, solver in SAT_SOLVERS.items() if solver.available()]
+    return available_sat_solvers()
 
 
 def installed_ilp_solvers() -> list[str]:
-    """Names of the ILP solvers installed here (empty when the ILP side cannot be loaded)."""
+    """Names of the ILP solvers installed here (empty when PuLP cannot be imported)."""
     ilp = _ilp_module()
-    if ilp is None or not hasattr(ilp, "ILP_SOLVERS"):
-        return []
-    return [name for name, solver in ilp.ILP_SOLVERS.items() if solver.available()]
+    return [] if ilp is None else ilp.available_ilp_solvers()
 
 
 def ilp_formulations() -> list[str]:
-    """Names of the ILP formulations (empty when the ILP side cannot be loaded)."""
+    """Names of the ILP formulations (empty when PuLP cannot be imported)."""
     ilp = _ilp_module()
-    if ilp is None or not hasattr(ilp, "FORMULATIONS"):
-        return []
-    return list(ilp.FORMULATIONS)
+    return [] if ilp is None else list(ilp.FORMULATIONS)
 
 
 def _ms(seconds: float) -> str:
@@ -745,9 +741,9 @@ class CompletionPuzzle(_Messages, widgets.VBox):
                  f"{_ms(sat.build_seconds + sat.solve_seconds)}"]
         ilp = _ilp_module()
         ilp_status = None
-        if ilp is not None and installed_ilp_solvers():
-            solver = installed_ilp_solvers()[0]
-            formulation = ilp_formulations()[0]
+        solvers = installed_ilp_solvers()
+        if ilp is not None and solvers:
+            solver, formulation = solvers[0], ilp.DEFAULT_FORMULATION
             result = ilp.solve_ilp(problem, formulation=formulation, solver=solver, time_limit=APP_TIME_LIMIT)
             ilp_status = result.status
             lines.append(f"ILP ({formulation}, {solver}): {self._verdict(result.status)} in "
