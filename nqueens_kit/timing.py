@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .board import Cell, Problem, attacks, parse_n, verify
-from .errors import InputError, SolverNotAvailable
+from .errors import InputError
 
 METHODS = ("sat", "ilp", "construct")
 #: The issue's default sweep: n = 4..64 step 4; SAT pairwise and sequential with pycosat; ILP lines with CBC.
@@ -156,7 +156,7 @@ def make_configs(
     is not installed raises :class:`~nqueens_kit.errors.SolverNotAvailable` before anything runs.
     Lists may be given as comma-separated strings.
     """
-    from .encodings import ENCODINGS
+    from .encodings import get_encoding
     from .sat import SAT_SOLVERS, get_sat_solver
 
     method_list = _split(methods) or []
@@ -174,13 +174,11 @@ def make_configs(
     encoding_list = encoding_list or list(DEFAULT_ENCODINGS)
     formulation_list = formulation_list or list(DEFAULT_FORMULATIONS)
     for encoding in encoding_list:
-        if encoding not in ENCODINGS:
-            raise InputError(f"unknown encoding {encoding!r}; valid: {', '.join(ENCODINGS)}")
+        get_encoding(encoding)
     ilp = _ilp_module() if "ilp" in method_list else None
     if ilp is not None:
         for formulation in formulation_list:
-            if formulation not in ilp.FORMULATIONS:
-                raise InputError(f"unknown formulation {formulation!r}; valid: {', '.join(ilp.FORMULATIONS)}")
+            ilp.get_formulation(formulation)
 
     routed: dict[str, list[str]] = {"sat": [], "ilp": []}
     ilp_names = set(ilp.ILP_SOLVERS) if ilp is not None else {"cbc", "highs"}
@@ -210,9 +208,7 @@ def make_configs(
     if ilp is not None:
         names = routed["ilp"] or [DEFAULT_SOLVERS["ilp"]]
         for name in names:
-            backend = ilp.ILP_SOLVERS[name]
-            if not backend.available():
-                raise SolverNotAvailable(f"ILP solver {name!r} is not installed: {backend.install_hint()}")
+            ilp.get_ilp_solver(name).require()
         configs += [Config("ilp", formulation=f, solver=s) for f in formulation_list for s in names]
     if "construct" in method_list:
         configs.append(Config("construct"))

@@ -9,12 +9,10 @@ import signal
 import subprocess
 import sys
 import time
-import types
 from pathlib import Path
 
 import pytest
 
-import nqueens_kit
 from nqueens_kit import timing
 from nqueens_kit.board import attacks
 from nqueens_kit.cli import main
@@ -145,21 +143,10 @@ def test_missing_solver_refused_before_the_sweep(monkeypatch, capsys, tmp_path):
 
 
 def test_ilp_solvers_are_routed_to_ilp(monkeypatch):
-    class Backend:
-        def __init__(self, installed):
-            self.installed = installed
+    from nqueens_kit import ilp
 
-        def available(self):
-            return self.installed
-
-        def install_hint(self):
-            return "pip install highspy"
-
-    ilp = types.ModuleType("nqueens_kit.ilp")
-    ilp.FORMULATIONS = {"lines": None, "pairwise": None, "max-queens": None}
-    ilp.ILP_SOLVERS = {"cbc": Backend(True), "highs": Backend(False)}
-    monkeypatch.setitem(sys.modules, "nqueens_kit.ilp", ilp)
-    monkeypatch.setattr(nqueens_kit, "ilp", ilp, raising=False)
+    need(ilp.ILP_SOLVERS["cbc"].available(), "CBC")
+    monkeypatch.setattr(ilp.ILP_SOLVERS["highs"], "find", lambda: None)  # HiGHS not installed
     configs = make_configs("sat,ilp", encodings="pairwise", formulations="lines,pairwise", solvers="pycosat,cbc")
     assert [c.label for c in configs] == ["SAT pairwise/pycosat", "ILP lines/cbc", "ILP pairwise/cbc"]
     assert [c.label for c in make_configs("ilp")] == ["ILP lines/cbc"]
