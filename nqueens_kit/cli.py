@@ -141,11 +141,12 @@ def _print_json(data: Any) -> None:
 
 
 def _resolve_sat_solver(name: str | None) -> str:
+    from .ilp import ILP_SOLVERS
     from .sat import DEFAULT_SAT_SOLVER, get_sat_solver
 
     if name is None:
         return DEFAULT_SAT_SOLVER
-    if name in ("cbc", "highs"):
+    if name in ILP_SOLVERS:
         raise InputError(f"{name} is an ILP solver; use it with --method ilp (SAT solvers: see '{PROG} solvers')")
     return get_sat_solver(name).name
 

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
-from math import ceil, isqrt
+from math import isqrt
 
 from .errors import InputError
 
