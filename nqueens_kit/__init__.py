@@ -41,7 +41,6 @@ from .board import (
     SYMMETRIES,
     Line,
     Problem,
-    SolveResult,
     canonical,
     draw,
     orbit,
@@ -49,10 +48,12 @@ from .board import (
     verify,
     violations,
 )
-from .cnf import CNF, build_cnf, parse_dimacs, predicted_size, read_dimacs, write_dimacs
+from .cnf import CNF, build_cnf, predicted_size, write_dimacs
 from .construct import construct, count_backtrack, iter_backtrack
+from .dimacs import parse_dimacs, read_dimacs
 from .encodings import ENCODINGS, VarPool, exactly_one
 from .errors import ConflictError, DimacsError, InputError, NQueensError, SolverNotAvailable
+from .results import CountResult, SolveResult, Status
 from .sat import SAT_SOLVERS, count_solutions, iter_solutions, solve_sat
 
 __version__ = "0.1.0"
@@ -72,7 +73,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "CNF", "ENCODINGS", "SAT_SOLVERS", "SYMMETRIES", "ConflictError", "DimacsError", "InputError", "Line",
-    "NQueensError", "Problem", "SolveResult", "SolverNotAvailable", "VarPool", "build_cnf", "canonical",
+    "NQueensError", "Problem", "SolveResult", "Status", "CountResult", "SolverNotAvailable", "VarPool", "build_cnf", "canonical",
     "construct", "count_backtrack", "count_solutions", "draw", "exactly_one", "iter_backtrack",
     "iter_solutions", "orbit", "parse_dimacs", "predicted_size", "read_dimacs", "solve_sat", "transform",
     "verify", "violations", "write_dimacs", *_LAZY,

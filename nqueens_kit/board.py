@@ -9,7 +9,7 @@ Inside:
   It does not use :meth:`Problem.lines`, so an error there cannot hide itself.
 - :data:`SYMMETRIES`, :func:`transform`, :func:`canonical`: the 8 symmetries of the square and the canonical
   form used to count fundamental solutions.
-- :class:`SolveResult`: what every method (SAT, ILP, construction) returns.
+- :func:`attacks` and :func:`conflicts`: which queens attack each other, and why.
 - :func:`parse_n`, :func:`parse_cell`: input parsing with one-line errors.
 
 Cells are ``(row, col)`` pairs, 1-based, as in the lectures' P_rc.  A board (a solution) is a tuple of
@@ -26,6 +26,8 @@ True
 
 from __future__ import annotations
 
+import operator
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -41,14 +43,26 @@ Board = tuple[Cell, ...]
 #: The largest board the kit accepts; the explicit construction handles it in seconds.
 MAX_N = 10_000_000
 
-LINE_KINDS = ("row", "col", "diag", "anti")
-#: What each kind of line means, for tables and captions.
-LINE_KIND_TEXT = {
-    "row": "row r",
-    "col": "column c",
-    "diag": "diagonal r - c = const (top-left to bottom-right)",
-    "anti": "anti-diagonal r + c = const (top-right to bottom-left)",
-}
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+def whole_number(value: Any) -> int | None:
+    """``value`` as an int if it is one (an int, or a string of ASCII digits), else None.
+
+    Floats, bools and strings such as ``"2.5"``, ``"1_000"`` or non-ASCII digits are not whole numbers.
+
+    >>> whole_number("12"), whole_number(" -3 "), whole_number(2.0), whole_number("²")
+    (12, -3, None, None)
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        text = value.strip()
+        return int(text) if _WHOLE.fullmatch(text) and len(text) < 40 else None
+    try:
+        return operator.index(value)  # int, numpy integers
+    except TypeError:
+        return None
 
 
 def parse_n(value: Any, *, minimum: int = 1, maximum: int = MAX_N, what: str = "N") -> int:
@@ -57,36 +71,28 @@ def parse_n(value: Any, *, minimum: int = 1, maximum: int = MAX_N, what: str = "
     >>> parse_n("8")
     8
     """
-    text = str(value).strip()
-    if isinstance(value, bool):
-        raise InputError(f"{what} must be a whole number from {minimum} to {maximum}, not {value!r}")
-    if isinstance(value, int):
-        number = value
-    else:
-        try:
-            number = int(text)
-        except ValueError:
-            raise InputError(
-                f"{what} must be a whole number from {minimum} to {maximum}, not {text!r}"
-            ) from None
-    if not minimum <= number <= maximum:
-        raise InputError(f"{what} must be a whole number from {minimum} to {maximum}, not {number}")
+    number = whole_number(value)
+    if number is None or not minimum <= number <= maximum:
+        shown = value if number is None else number
+        if isinstance(shown, str):
+            shown = shown.strip()[:40]
+        raise InputError(f"{what} must be a whole number from {minimum:,} to {maximum:,}, not {shown!r}")
     return number
 
 
-def parse_cell(text: str, n: int | None = None) -> Cell:
-    """Read ``"R,C"`` (1-based) into a cell, checking it lies on an n x n board if n is given.
+def parse_cell(value: Any, n: int | None = None) -> Cell:
+    """A cell from ``"R,C"`` or a pair of whole numbers (1-based), checked to lie on the board if n is given.
 
-    >>> parse_cell("2,3", 8)
-    (2, 3)
+    >>> parse_cell("2,3", 8), parse_cell((4, 1))
+    ((2, 3), (4, 1))
     """
-    parts = str(text).replace(" ", "").split(",")
+    parts: Any = value.replace(" ", "").split(",") if isinstance(value, str) else value
     try:
-        if len(parts) != 2:
-            raise ValueError
-        row, col = int(parts[0]), int(parts[1])
-    except ValueError:
-        raise InputError(f"a queen is written ROW,COL with whole numbers (e.g. 2,3), not {text!r}") from None
+        row, col = (whole_number(p) for p in parts)
+    except (TypeError, ValueError):
+        row = col = None
+    if row is None or col is None:
+        raise InputError(f"a queen is written ROW,COL with whole numbers (e.g. 2,3), not {str(value)[:40]!r}")
     cell = (row, col)
     if n is not None:
         check_cell(cell, n)
@@ -115,6 +121,21 @@ def attacks(a: Cell, b: Cell) -> str | None:
     if a[0] + a[1] == b[0] + b[1]:
         return "same anti-diagonal"
     return None
+
+
+def conflicts(queens: Iterable[Cell]) -> list[tuple[Cell, Cell, str]]:
+    """Every pair of queens that attack each other, with the reason, in the order of ``queens``.
+
+    >>> conflicts([(1, 1), (2, 2), (3, 5)])
+    [((1, 1), (2, 2), 'same diagonal')]
+    """
+    cells = list(queens)
+    found = []
+    for a, b in combinations(cells, 2):
+        why = attacks(a, b)
+        if why:
+            found.append((a, b, why))
+    return found
 
 
 @dataclass(frozen=True)
@@ -178,20 +199,16 @@ class Problem:
     def __post_init__(self) -> None:
         n = parse_n(self.n)
         object.__setattr__(self, "n", n)
-        cells: list[Cell] = []
-        for cell in self.preplaced:
-            cell = parse_cell(cell, n) if isinstance(cell, str) else (int(cell[0]), int(cell[1]))
-            check_cell(cell, n)
-            if cell not in cells:
-                cells.append(cell)
-        cells.sort()
-        for a, b in combinations(cells, 2):
-            why = attacks(a, b)
-            if why:
-                raise ConflictError(
-                    f"pre-placed queens at {a[0]},{a[1]} and {b[0]},{b[1]} attack each other ({why}); "
-                    "pre-placed queens must not share a row, column or diagonal"
-                )
+        if isinstance(self.preplaced, (str, bytes)) or not isinstance(self.preplaced, Iterable):
+            raise InputError(f"pre-placed queens are a list of (row, col) pairs, not {str(self.preplaced)[:40]!r}")
+        cells = sorted({parse_cell(cell, n) for cell in self.preplaced})
+        clashes = conflicts(cells)
+        if clashes:
+            a, b, why = clashes[0]
+            raise ConflictError(
+                f"pre-placed queens at {a[0]},{a[1]} and {b[0]},{b[1]} attack each other ({why}); "
+                "pre-placed queens must not share a row, column or diagonal"
+            )
         object.__setattr__(self, "preplaced", tuple(cells))
 
     def lines(self) -> list[Line]:
@@ -302,13 +319,8 @@ def canonical(n: int, queens: Iterable[Cell]) -> Board:
     return min(orbit(n, queens))
 
 
-def as_columns(queens: Sequence[Cell]) -> list[int]:
-    """A board as its queen columns listed by row (1-based), the compact form used in tables."""
-    return [c for _, c in sorted(queens)]
-
-
 def from_columns(columns: Sequence[int]) -> Board:
-    """Inverse of :func:`as_columns`."""
+    """The board whose queen in row r (1-based) stands in column ``columns[r - 1]``."""
     return tuple((r, c) for r, c in enumerate(columns, start=1))
 
 
@@ -331,84 +343,3 @@ def draw(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = ()) -> str:
             )
         )
     return "\n".join(rows)
-
-
-#: Statuses every method reports.
-STATUSES = ("solved", "infeasible", "timeout", "error")
-
-
-@dataclass
-class SolveResult:
-    """The outcome of one solve, whichever method produced it.
-
-    ``queens`` is the decoded board (1-based, sorted by row) when ``status == "solved"``; ``verified``
-    is set by :func:`verify`, never by the encoder.  ``size`` holds the model size: ``variables`` and
-    ``clauses`` (SAT) or ``constraints`` (ILP).  ``stats`` holds whatever the solver reports (conflicts,
-    nodes, iterations, ...).
-    """
-
-    n: int
-    method: str
-    status: str
-    queens: Board = ()
-    encoding: str | None = None
-    formulation: str | None = None
-    solver: str | None = None
-    preplaced: tuple[Cell, ...] = ()
-    variables: int | None = None
-    clauses: int | None = None
-    constraints: int | None = None
-    build_seconds: float = 0.0
-    solve_seconds: float = 0.0
-    verified: bool | None = None
-    message: str = ""
-    stats: dict[str, Any] = field(default_factory=dict)
-
-    def check(self) -> SolveResult:
-        """Run the independent verifier on a solved board and record the verdict; returns self."""
-        if self.status == "solved":
-            self.verified = verify(self.n, self.queens, self.preplaced)
-        return self
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form shared by every method (one table can hold SAT and ILP runs)."""
-        return {
-            "n": self.n,
-            "method": self.method,
-            "encoding": self.encoding,
-            "formulation": self.formulation,
-            "solver": self.solver,
-            "status": self.status,
-            "queens": [list(q) for q in self.queens],
-            "preplaced": [list(q) for q in self.preplaced],
-            "variables": self.variables,
-            "clauses": self.clauses,
-            "constraints": self.constraints,
-            "build_seconds": round(self.build_seconds, 6),
-            "solve_seconds": round(self.solve_seconds, 6),
-            "verified": self.verified,
-            "message": self.message,
-            "stats": self.stats,
-        }
-
-
-@dataclass
-class CountResult:
-    """How many boards a method found; ``fundamental`` is the count up to the 8 symmetries."""
-
-    n: int
-    count: int
-    method: str
-    fundamental: int | None = None
-    encoding: str | None = None
-    solver: str | None = None
-    seconds: float = 0.0
-    preplaced: tuple[tuple[int, int], ...] = ()
-    note: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "n": self.n, "count": self.count, "fundamental": self.fundamental, "method": self.method,
-            "encoding": self.encoding, "solver": self.solver, "seconds": round(self.seconds, 6),
-            "preplaced": [list(q) for q in self.preplaced], "note": self.note,
-        }

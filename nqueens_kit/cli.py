@@ -24,8 +24,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from .board import Cell, CountResult, Problem, SolveResult, draw, parse_cell, parse_n, violations
+from .board import Cell, Problem, draw, parse_cell, parse_n, violations
 from .errors import InputError, NQueensError
+from .results import CountResult, SolveResult
 
 PROG = "nqueens-kit"
 EXIT_OK, EXIT_NO, EXIT_INPUT, EXIT_TIMEOUT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -216,8 +217,8 @@ def _report_count(result: CountResult, as_json: bool) -> int:
     if as_json:
         _print_json(result.to_dict())
         return EXIT_OK
-    how = {"sat": f"SAT, {result.encoding} encoding, {result.solver}",
-           "ilp": f"ILP, {result.encoding} formulation, {result.solver}",
+    how = {"sat": f"SAT, {result.variant} encoding, {result.solver}",
+           "ilp": f"ILP, {result.variant} formulation, {result.solver}",
            "backtrack": "bitmask backtracking"}.get(result.method, result.method)
     problem = Problem(result.n, result.preplaced) if result.n else None
     what = problem.describe() if problem else "the formula"
@@ -273,7 +274,7 @@ def _count_from_cnf(args: argparse.Namespace) -> int:
     import time
 
     from .board import canonical
-    from .cnf import read_dimacs
+    from .dimacs import read_dimacs
     from .sat import count_projected
 
     if args.n is not None:
@@ -326,7 +327,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .cnf import decode_model
-    from .sat import parse_solver_output
+    from .dimacs import parse_solver_output
 
     problem = _problem(args.decode_n, args.place)
     if args.output == "-":

@@ -25,15 +25,14 @@ from __future__ import annotations
 import io
 import os
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from math import isqrt
 from pathlib import Path
-from typing import IO
 
 from .board import Board, Problem
+from .dimacs import write_dimacs_clauses
 from .encodings import DEFAULT_ENCODING, Clause, VarPool, get_encoding
-from .errors import DimacsError, InputError
+from .errors import InputError
 
 PART_TEXT = {"alo": "at least one", "amo": "at most one", "placed": "pre-placed queen"}
 
@@ -200,28 +199,6 @@ def _dimacs_header_comments(cnf: CNF) -> list[str]:
     return lines
 
 
-def write_dimacs_clauses(
-    out: IO[str], num_vars: int, clauses: Sequence[Clause], comments: Sequence[str] = (),
-    group_comments: Sequence[ClauseGroup] = (),
-) -> None:
-    """Write clauses in DIMACS CNF to a text stream, with optional comments before groups."""
-    for text in comments:
-        out.write(f"c {text}\n")
-    out.write(f"p cnf {num_vars} {len(clauses)}\n")
-    marks = {g.start: g for g in group_comments if len(g)}
-    chunk: list[str] = []
-    for i, clause in enumerate(clauses):
-        group = marks.get(i)
-        if group is not None:
-            chunk.append(f"c {group.label} ({len(group)} clause{'s' if len(group) != 1 else ''})")
-        chunk.append(" ".join(map(str, clause)) + " 0")
-        if len(chunk) >= 65536:
-            out.write("\n".join(chunk) + "\n")
-            chunk.clear()
-    if chunk:
-        out.write("\n".join(chunk) + "\n")
-
-
 def dimacs_text(cnf: CNF, comments: bool = True) -> str:
     """The CNF as DIMACS text, with ``c`` lines explaining the numbering and each line's clauses."""
     buffer = io.StringIO()
@@ -246,95 +223,3 @@ def write_dimacs(cnf: CNF, path: str | os.PathLike[str], comments: bool = True) 
     except OSError as exc:
         raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
     return path
-
-
-@dataclass
-class Dimacs:
-    """A DIMACS CNF read from a file: the declared variable count, the clauses and the comment lines."""
-
-    num_vars: int
-    clauses: list[Clause]
-    comments: list[str] = field(default_factory=list)
-    source: str = "<text>"
-
-    @property
-    def num_clauses(self) -> int:
-        return len(self.clauses)
-
-    def board_size(self) -> int | None:
-        """n when the variable count is a perfect square n², else None."""
-        root = isqrt(self.num_vars)
-        return root if root * root == self.num_vars and root > 0 else None
-
-
-def parse_dimacs(text: str, source: str = "<text>") -> Dimacs:
-    """Parse DIMACS CNF text.
-
-    Accepts comments anywhere, clauses wrapped over several lines or several on one line, blank lines,
-    a missing final newline and the SATLIB ``%`` end marker.  Anything else is a :class:`DimacsError`
-    naming the file and line.
-    """
-    header: tuple[int, int] | None = None
-    header_line = 0
-    clauses: list[Clause] = []
-    comments: list[str] = []
-    current: list[int] = []
-    lineno = 0
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line:
-            continue
-        first = line[0]
-        if first == "c":
-            comments.append(line[1:].strip())
-            continue
-        if first == "%":
-            break
-        if first == "p":
-            parts = line.split()
-            if header is not None:
-                raise DimacsError(f"{source}:{lineno}: a second 'p' header (the first is on line {header_line})")
-            if len(parts) != 4 or parts[1] != "cnf" or not (parts[2].isdigit() and parts[3].isdigit()):
-                raise DimacsError(f"{source}:{lineno}: expected 'p cnf VARIABLES CLAUSES', got {line!r}")
-            header, header_line = (int(parts[2]), int(parts[3])), lineno
-            continue
-        if header is None:
-            raise DimacsError(f"{source}:{lineno}: clause before the 'p cnf VARIABLES CLAUSES' header")
-        num_vars = header[0]
-        for token in line.split():
-            try:
-                lit = int(token)
-            except ValueError:
-                raise DimacsError(f"{source}:{lineno}: {token!r} is not an integer literal") from None
-            if lit == 0:
-                clauses.append(current)
-                current = []
-            elif -num_vars <= lit <= num_vars:
-                current.append(lit)
-            else:
-                raise DimacsError(
-                    f"{source}:{lineno}: literal {lit} is outside the {num_vars} variables the header declares"
-                )
-    if header is None:
-        raise DimacsError(f"{source}: no 'p cnf VARIABLES CLAUSES' header; is this a DIMACS CNF file?")
-    if current:
-        raise DimacsError(f"{source}:{lineno}: the last clause is not ended by 0")
-    if len(clauses) != header[1]:
-        raise DimacsError(
-            f"{source}:{header_line}: the header declares {header[1]} clauses but the file has {len(clauses)}"
-        )
-    return Dimacs(header[0], clauses, comments, source)
-
-
-def read_dimacs(path: str | os.PathLike[str]) -> Dimacs:
-    """Read a DIMACS CNF file (one-line error if it is missing, unreadable or malformed)."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        raise InputError(f"no such file: {path}") from None
-    except IsADirectoryError:
-        raise InputError(f"{path} is a folder, not a DIMACS file") from None
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
-    return parse_dimacs(text, source=str(path))

@@ -18,8 +18,9 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from .board import Board, Problem, SolveResult, canonical, from_columns
+from .board import Board, Problem, canonical, from_columns
 from .errors import InputError
+from .results import SolveResult
 
 
 def construction_columns(n: int) -> list[int] | None:

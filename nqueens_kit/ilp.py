@@ -44,8 +44,9 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from .board import Board, Cell, CountResult, Problem, SolveResult, canonical, verify
+from .board import Board, Cell, Problem, canonical, verify
 from .errors import InputError, NQueensError, SolverNotAvailable
+from .results import CountResult, SolveResult
 
 #: Formulation name -> what it is; the first is the default.
 FORMULATIONS: dict[str, str] = {
@@ -467,7 +468,7 @@ def solve_ilp(problem: Problem | int, formulation: str = DEFAULT_FORMULATION, so
     run = _run(model, solver, time_limit)
     n = problem.n
     result = SolveResult(
-        n=n, method="ilp", status="solved", formulation=formulation, solver=solver, preplaced=problem.preplaced,
+        n=n, method="ilp", status="solved", variant=formulation, solver=solver, preplaced=problem.preplaced,
         variables=model.num_variables, constraints=model.num_constraints, build_seconds=model.build_seconds,
         solve_seconds=run.seconds, stats=run.stats,
     )
@@ -558,7 +559,7 @@ def count_ilp(problem: Problem | int, formulation: str = DEFAULT_FORMULATION, so
     seconds = time.perf_counter() - start
     solves = len(boards) + 1
     return CountResult(
-        n=problem.n, count=len(boards), method="ilp", encoding=formulation, solver=solver,
+        n=problem.n, count=len(boards), method="ilp", variant=formulation, solver=solver,
         fundamental=len({canonical(problem.n, b) for b in boards}) if fundamental else None,
         seconds=seconds, preplaced=problem.preplaced,
         note=(f"{solves} full re-solves, one no-good cut per solution ({seconds / solves * 1000:.0f} ms each): "

@@ -41,7 +41,8 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter
 
-from .board import Cell, attacks as attack_reason, check_cell
+from .board import Cell, check_cell
+from .board import attacks as attack_reason
 from .errors import InputError
 
 #: Board colours (light and dark squares), queen colours and the default highlight.

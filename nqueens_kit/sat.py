@@ -36,10 +36,12 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
-from .board import Board, CountResult, Problem, SolveResult, attacks, canonical, transform
-from .cnf import CNF, build_cnf, decode_model, write_dimacs_clauses
+from .board import Board, Problem, attacks, canonical, transform
+from .cnf import CNF, build_cnf, decode_model
+from .dimacs import parse_solver_output, write_dimacs_clauses
 from .encodings import DEFAULT_ENCODING, Clause
 from .errors import InputError, NQueensError, SolverNotAvailable
+from .results import CountResult, SolveResult
 from .isolate import ChildFailed, TimeLimitReached, run_with_time_limit
 
 
@@ -237,63 +239,6 @@ def available_sat_solvers() -> list[str]:
     return [name for name, solver in SAT_SOLVERS.items() if solver.available()]
 
 
-def parse_solver_output(text: str) -> tuple[str, list[int] | None]:
-    """``(status, model)`` from a solver's output: status is ``sat``, ``unsat`` or ``unknown``.
-
-    Understands MiniSat's result file (first line ``SAT``, ``UNSAT`` or ``INDET``, then the literals) and
-    the SAT-competition format (``s SATISFIABLE``, ``v`` lines ending in 0, comments ``c``).
-
-    >>> parse_solver_output("s SATISFIABLE\\nv 1 -2\\nv 3 0\\n")
-    ('sat', [1, -2, 3])
-    >>> parse_solver_output("SAT\\n-1 2 0\\n")
-    ('sat', [-1, 2])
-    """
-    status: str | None = None
-    model: list[int] = []
-    minisat_style = False
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("c"):
-            continue
-        head, _, rest = line.partition(" ")
-        upper = line.upper()
-        if head == "s":
-            word = rest.strip().upper()
-            status = {"SATISFIABLE": "sat", "UNSATISFIABLE": "unsat"}.get(word, "unknown")
-        elif head == "v":
-            model += _literals(rest, lineno)
-        elif status is None and upper in ("SAT", "SATISFIABLE", "UNSAT", "UNSATISFIABLE", "INDET", "UNKNOWN"):
-            status = {"SAT": "sat", "SATISFIABLE": "sat", "UNSAT": "unsat", "UNSATISFIABLE": "unsat"}.get(
-                upper, "unknown"
-            )
-            minisat_style = True
-        elif minisat_style:
-            model += _literals(line, lineno)
-        elif status is None:
-            try:
-                model += _literals(line, lineno)
-            except InputError:
-                raise InputError(
-                    f"no SAT/UNSAT answer found in the solver output (expected 's SATISFIABLE' or 'SAT'), "
-                    f"line {lineno} reads {line[:40]!r}"
-                ) from None
-            status = "sat"  # a bare model line, as some solvers print
-        else:
-            raise InputError(f"line {lineno}: unexpected solver output {line[:40]!r}")
-    if status is None:
-        raise InputError("no SAT/UNSAT answer found in the solver output (expected 's SATISFIABLE' or 'SAT')")
-    if status == "sat" and not model:
-        raise InputError("the solver output says satisfiable but holds no model")
-    return status, (model if status == "sat" else None)
-
-
-def _literals(text: str, lineno: int) -> list[int]:
-    try:
-        return [lit for lit in map(int, text.split()) if lit != 0]
-    except ValueError:
-        raise InputError(f"line {lineno}: expected integer literals, got {text.strip()[:40]!r}") from None
-
-
 # ------------------------------------------------------------------------------------------ solving
 
 
@@ -319,7 +264,7 @@ def solve_sat(problem: Problem | int, encoding: str = DEFAULT_ENCODING, solver: 
     outcome = backend.solve(cnf.clauses, cnf.num_vars, time_limit)
     status = {"sat": "solved", "unsat": "infeasible", "timeout": "timeout"}[outcome.status]
     result = SolveResult(
-        n=problem.n, method="sat", status=status, encoding=cnf.encoding, solver=backend.name,
+        n=problem.n, method="sat", status=status, variant=cnf.encoding, solver=backend.name,
         preplaced=problem.preplaced, variables=cnf.num_vars, clauses=cnf.num_clauses,
         build_seconds=build_seconds, solve_seconds=outcome.seconds, stats=outcome.stats,
     )
@@ -462,7 +407,7 @@ def count_solutions(problem: Problem | int, encoding: str = DEFAULT_ENCODING, so
         if progress is not None and count % 256 == 0:
             progress(count)
     return CountResult(
-        n=problem.n, count=count, method="sat", encoding=encoding, solver=solver,
+        n=problem.n, count=count, method="sat", variant=encoding, solver=solver,
         fundamental=len(classes) if fundamental else None, seconds=time.perf_counter() - start,
         preplaced=problem.preplaced,
     )

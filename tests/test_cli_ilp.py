@@ -92,7 +92,7 @@ def test_count(capsys):
     code, out, _ = run(capsys, "count", 6, "--method", "ilp", "--fundamental", "--json")
     data = json.loads(out)
     assert code == 0 and data["count"] == published_count(6) and data["fundamental"] == 1
-    assert data["method"] == "ilp" and data["encoding"] == "lines" and data["solver"] == "cbc"
+    assert data["method"] == "ilp" and data["formulation"] == "lines" and data["encoding"] is None and data["solver"] == "cbc"
     code, out, _ = run(capsys, "count", 5, "--method", "ilp", "--formulation", "pairwise")
     assert code == 0 and "5-queens: 10 solutions [ILP, pairwise formulation, cbc," in out
     assert "11 full re-solves" in out and "--method sat or backtrack" in out

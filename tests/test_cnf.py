@@ -12,11 +12,10 @@ from nqueens_kit.cnf import (
     dimacs_text,
     line_lengths,
     pairwise_clause_formula,
-    parse_dimacs,
     predicted_size,
-    read_dimacs,
     write_dimacs,
 )
+from nqueens_kit.dimacs import parse_dimacs, read_dimacs, write_dimacs_clauses
 from nqueens_kit.encodings import ENCODINGS
 from nqueens_kit.errors import DimacsError, InputError
 
@@ -137,7 +136,6 @@ def test_read_dimacs_missing_and_folder(tmp_path):
 def test_parse_inverts_write(clauses):
     from io import StringIO
 
-    from nqueens_kit.cnf import write_dimacs_clauses
 
     out = StringIO()
     write_dimacs_clauses(out, 30, clauses, comments=["x"])

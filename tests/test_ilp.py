@@ -288,7 +288,7 @@ def test_no_good_counts_match_published(n):
     assert result.count == published_count(n)
     if n <= 6:
         assert result.fundamental == published_count(n, fundamental=True)
-    assert result.method == "ilp" and result.encoding == "lines" and result.solver == "cbc"
+    assert result.method == "ilp" and result.variant == "lines" and result.solver == "cbc"
     assert f"{published_count(n) + 1} full re-solves" in result.note
 
 

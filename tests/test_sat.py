@@ -12,6 +12,7 @@ from nqueens_kit.board import Problem, attacks, verify
 from nqueens_kit.cnf import build_cnf
 from nqueens_kit.construct import iter_backtrack
 from nqueens_kit.encodings import ENCODINGS
+from nqueens_kit.dimacs import parse_solver_output
 from nqueens_kit.errors import InputError, NQueensError, SolverNotAvailable
 from nqueens_kit.reference import published_count
 from nqueens_kit.sat import (
@@ -23,7 +24,6 @@ from nqueens_kit.sat import (
     count_solutions,
     get_sat_solver,
     iter_solutions,
-    parse_solver_output,
     solve_clauses,
     solve_sat,
 )
