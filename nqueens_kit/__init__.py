@@ -34,14 +34,12 @@ Vocabulary: a *formula* is the CNF an encoder writes; a *model* is a SAT solver'
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
-
 from .board import (
     SYMMETRIES,
     Line,
     Problem,
     canonical,
+    conflicts,
     draw,
     orbit,
     transform,
@@ -52,29 +50,29 @@ from .cnf import CNF, build_cnf, predicted_size, write_dimacs
 from .construct import construct, count_backtrack, iter_backtrack
 from .dimacs import parse_dimacs, read_dimacs
 from .encodings import ENCODINGS, VarPool, exactly_one
-from .errors import ConflictError, DimacsError, InputError, NQueensError, SolverNotAvailable
+from .errors import ConflictError, DimacsError, InputError, NQueensError, SolverError, SolverNotAvailable
+from .formulations import FORMULATIONS
+from .methods import (
+    METHODS,
+    count,
+    count_solutions,
+    get_method,
+    iter_boards,
+    iter_solutions,
+    solve,
+    solve_ilp,
+    solve_sat,
+)
 from .results import CountResult, SolveResult, Status
-from .sat import SAT_SOLVERS, count_solutions, iter_solutions, solve_sat
+from .solvers import ILP_SOLVERS, SAT_SOLVERS
 
 __version__ = "0.1.0"
 
-# Names from modules that import heavier libraries (PuLP, matplotlib, ipywidgets) load on first use.
-_LAZY = {
-    "solve_ilp": "ilp",
-    "FORMULATIONS": "ilp",
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 __all__ = [
-    "CNF", "ENCODINGS", "SAT_SOLVERS", "SYMMETRIES", "ConflictError", "DimacsError", "InputError", "Line",
-    "NQueensError", "Problem", "SolveResult", "Status", "CountResult", "SolverNotAvailable", "VarPool", "build_cnf", "canonical",
-    "construct", "count_backtrack", "count_solutions", "draw", "exactly_one", "iter_backtrack",
-    "iter_solutions", "orbit", "parse_dimacs", "predicted_size", "read_dimacs", "solve_sat", "transform",
-    "verify", "violations", "write_dimacs", *_LAZY,
+    "CNF", "ENCODINGS", "FORMULATIONS", "ILP_SOLVERS", "METHODS", "SAT_SOLVERS", "SYMMETRIES", "ConflictError",
+    "CountResult", "DimacsError", "InputError", "Line", "NQueensError", "Problem", "SolveResult", "SolverError",
+    "SolverNotAvailable", "Status", "VarPool", "build_cnf", "canonical", "conflicts", "construct", "count",
+    "count_backtrack", "count_solutions", "draw", "exactly_one", "get_method", "iter_backtrack", "iter_boards",
+    "iter_solutions", "orbit", "parse_dimacs", "predicted_size", "read_dimacs", "solve", "solve_ilp", "solve_sat",
+    "transform", "verify", "violations", "write_dimacs",
 ]

@@ -272,14 +272,17 @@ def verify(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = ()) -> bo
         return False
     if n == 0:
         return True
-    rows, cols = zip(*queens)
+    try:
+        rows, cols = zip(*queens, strict=True)
+    except (TypeError, ValueError):  # not a list of (row, col) pairs
+        return False
     if min(rows) < 1 or min(cols) < 1 or max(rows) > n or max(cols) > n:
         return False
     if len(set(rows)) != n or len(set(cols)) != n:
         return False
     if len(set(map(sub, rows, cols))) != n or len(set(map(add, rows, cols))) != n:
         return False
-    placed = set(zip(rows, cols))
+    placed = set(zip(rows, cols, strict=True))
     return all(tuple(p) in placed for p in preplaced)
 
 

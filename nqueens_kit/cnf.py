@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .board import Board, Problem
-from .dimacs import write_dimacs_clauses
+from .dimacs import Dimacs, write_dimacs_clauses
 from .encodings import DEFAULT_ENCODING, Clause, VarPool, get_encoding
 from .errors import InputError
 
@@ -182,6 +183,25 @@ def pairwise_clause_formula(n: int) -> int:
 
 
 # --------------------------------------------------------------------------------------------- DIMACS
+
+
+#: The header comment that tells the board size of a file the kit wrote (see :func:`kit_board_size`).
+_SIZE_COMMENT = re.compile(r"variable \(r-1\)\*([0-9]{1,8}) \+ c is the queen at row r, column c")
+
+
+def kit_board_size(dimacs: Dimacs) -> int | None:
+    """The board size a DIMACS file written by the kit states in its header comments, or None.
+
+    >>> from nqueens_kit.dimacs import parse_dimacs
+    >>> kit_board_size(parse_dimacs(dimacs_text(build_cnf(5, "commander"))))
+    5
+    """
+    for comment in dimacs.comments[:8]:
+        match = _SIZE_COMMENT.search(comment)
+        if match:
+            n = int(match.group(1))
+            return n if 1 <= n and n * n <= dimacs.num_vars else None
+    return None
 
 
 def _dimacs_header_comments(cnf: CNF) -> list[str]:

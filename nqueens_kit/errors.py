@@ -26,3 +26,7 @@ class DimacsError(InputError):
 
 class SolverNotAvailable(NQueensError):
     """A solver that is not installed; the message says how to install it."""
+
+
+class SolverError(NQueensError):
+    """A solver gave a wrong or unusable answer (an invalid or repeated board, a crash); the message names it."""

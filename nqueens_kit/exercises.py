@@ -74,7 +74,7 @@ def _call_encoder(encode: Callable[..., Any], lits: list[int], pool: VarPool) ->
 
 
 def _describe(lits: Sequence[int], values: Sequence[bool]) -> str:
-    return ", ".join(f"x{lit}={'T' if value else 'F'}" for lit, value in zip(lits, values))
+    return ", ".join(f"x{lit}={'T' if value else 'F'}" for lit, value in zip(lits, values, strict=True))
 
 
 def _satisfiable(clauses: list[Clause], units: list[int]) -> bool:
@@ -112,7 +112,7 @@ def _check_cardinality(encode: Callable[..., Any], exact: bool, max_k: int) -> V
                                    (tuple(lits), None))
         for values in assignments((False, True), repeat=k):
             allowed = sum(values) == 1 if exact else sum(values) <= 1
-            units = [lit if value else -lit for lit, value in zip(lits, values)]
+            units = [lit if value else -lit for lit, value in zip(lits, values, strict=True)]
             if _satisfiable(clauses, units) != allowed:
                 shown = _describe(lits, values)
                 if allowed:

@@ -24,9 +24,3 @@ def published_count(n: int, fundamental: bool = False) -> int | None:
     key = "fundamental_solutions" if fundamental else "all_solutions"
     value = _table()[key].get(str(n))
     return None if value is None else int(value)
-
-
-def published_counts(fundamental: bool = False) -> dict[int, int]:
-    """n -> published count for every n in the table."""
-    key = "fundamental_solutions" if fundamental else "all_solutions"
-    return {int(n): int(v) for n, v in _table()[key].items()}

@@ -9,7 +9,7 @@ import pytest
 from nqueens_kit.cli import main
 from nqueens_kit.cnf import build_cnf, write_dimacs
 from nqueens_kit.reference import published_count
-from nqueens_kit.sat import SAT_SOLVERS
+from nqueens_kit.solvers import SAT_SOLVERS
 
 from .conftest import need
 
@@ -92,9 +92,15 @@ def test_count_from_cnf(capsys, tmp_path):
     code, out, _ = run(capsys, "count", "--from-cnf", path, "--json")
     assert code == 0 and json.loads(out)["count"] == published_count(7)
     helpers = write_dimacs(build_cnf(6, "sequential"), tmp_path / "six.cnf")
-    code, _, err = run(capsys, "count", "--from-cnf", helpers)
-    assert code == 2 and "--n" in err and "perfect square" in err
-    code, out, _ = run(capsys, "count", "--from-cnf", helpers, "--n", 6, "--json")
+    code, out, _ = run(capsys, "count", "--from-cnf", helpers, "--json")  # n from the kit's own header
+    assert code == 0 and json.loads(out)["count"] == 4 and json.loads(out)["n"] == 6
+    commander = write_dimacs(build_cnf(5, "commander"), tmp_path / "five.cnf")  # 49 variables, yet 5-queens
+    code, out, _ = run(capsys, "count", "--from-cnf", commander, "--json")
+    assert code == 0 and json.loads(out)["n"] == 5 and json.loads(out)["count"] == published_count(5)
+    bare = write_dimacs(build_cnf(6, "sequential"), tmp_path / "bare.cnf", comments=False)
+    code, _, err = run(capsys, "count", "--from-cnf", bare)
+    assert code == 2 and "--n" in err and "does not say its board size" in err
+    code, out, _ = run(capsys, "count", "--from-cnf", bare, "--n", 6, "--json")
     assert code == 0 and json.loads(out)["count"] == 4
 
 

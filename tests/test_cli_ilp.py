@@ -9,14 +9,16 @@ import sys
 import pulp
 import pytest
 
-import nqueens_kit.ilp as ilp
+from nqueens_kit.formulations import FORMULATIONS
+import nqueens_kit.solvers.ilp_pulp as ilp_pulp
+from nqueens_kit.solvers import ILP_SOLVERS
 from nqueens_kit.board import verify
 from nqueens_kit.cli import main
 from nqueens_kit.reference import published_count
 
 from .conftest import need
 
-HAVE_HIGHS = ilp.ILP_SOLVERS["highs"].available()
+HAVE_HIGHS = ILP_SOLVERS["highs"].available()
 
 
 def run(capsys, *args):
@@ -25,7 +27,7 @@ def run(capsys, *args):
     return code, out, err
 
 
-@pytest.mark.parametrize("formulation", list(ilp.FORMULATIONS))
+@pytest.mark.parametrize("formulation", list(FORMULATIONS))
 def test_solve_json(capsys, formulation):
     code, out, _ = run(capsys, "solve", 10, "--method", "ilp", "--formulation", formulation, "--place", "1,2",
                        "--json")
@@ -109,7 +111,7 @@ def test_lp_export(capsys, tmp_path, suffix):
     assert "diag_6_pair_1_2" in text and "placed_2_4" in text and "row_6" in text
     if suffix == ".mps":
         variables, prob = pulp.LpProblem.fromMPS(str(target))
-        prob.solve(ilp.ILP_SOLVERS["cbc"].require()(msg=False))
+        prob.solve(ILP_SOLVERS["cbc"].engine(msg=False))
         board = [tuple(map(int, k.split("_")[1:])) for k, v in variables.items() if (v.varValue or 0) > 0.5]
         assert verify(6, board, [(2, 4)])
 
@@ -149,7 +151,7 @@ def test_missing_solvers_one_line_exit_2(capsys, monkeypatch, tmp_path):
     if hasattr(pulp, "PULP_CBC_CMD"):
         monkeypatch.setattr(pulp.PULP_CBC_CMD, "available", lambda self: False)
     monkeypatch.setattr(pulp.COIN_CMD, "defaultPath", lambda self: "cbc")
-    monkeypatch.setattr(ilp, "_cbcbox_binary", lambda: None)
+    monkeypatch.setattr(ilp_pulp, "_cbcbox_binary", lambda: None)
     monkeypatch.setenv("PATH", str(tmp_path))
     code, _, err = run(capsys, "solve", 8, "--method", "ilp", "--solver", "highs")
     assert code == 2 and 'pip install "nqueens-kit[highs]"' in err and err.count("\n") == 1

@@ -18,21 +18,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import nqueens_kit.ilp as ilp
+import nqueens_kit.solvers.ilp_pulp as ilp_pulp
 from nqueens_kit.board import Problem, verify
 from nqueens_kit.errors import InputError, NQueensError, SolverNotAvailable
-from nqueens_kit.ilp import (
-    DEFAULT_FORMULATION,
-    FORMULATIONS,
-    ILP_SOLVERS,
-    build_model,
-    count_ilp,
-    export_model,
-    get_ilp_solver,
-    iter_ilp,
-    lp_relaxation,
-    solve_ilp,
-)
+from nqueens_kit.formulations import CBC_TUNED_OPTIONS, DEFAULT_FORMULATION, FORMULATIONS
+from nqueens_kit.ilp import build_model, export_model, lp_relaxation
+from nqueens_kit.methods import count, iter_boards, solve, solve_ilp
+from nqueens_kit.solvers import ILP_SOLVERS, get_solver
 from nqueens_kit.reference import published_count
 
 from .conftest import brute_force, need
@@ -76,11 +68,11 @@ def test_every_formulation_solves_1_to_12(formulation):
 
 def test_default_formulation_and_registry_shape():
     assert DEFAULT_FORMULATION == "lines" == next(iter(FORMULATIONS))
-    assert list(ILP_SOLVERS) == ["cbc", "highs"] and ilp.DEFAULT_ILP_SOLVER == "cbc"
+    assert list(ILP_SOLVERS) == ["cbc", "highs"] and get_solver("ilp", None).name == "cbc"
     for solver in ILP_SOLVERS.values():
         assert solver.description and solver.install_hint() and "\n" not in solver.install_hint()
         assert isinstance(solver.available(), bool)
-    assert callable(ILP_SOLVERS["cbc"].require())
+    assert ILP_SOLVERS["cbc"].require() is ILP_SOLVERS["cbc"]
 
 
 def test_max_queens_optimum_and_status():
@@ -150,7 +142,7 @@ def test_unknown_names_are_one_line_input_errors():
     with pytest.raises(InputError, match="pycosat is a SAT solver.*ILP solvers: cbc, highs"):
         solve_ilp(8, solver="pycosat")
     with pytest.raises(InputError, match="unknown ILP solver 'gurobi'; valid: cbc, highs"):
-        get_ilp_solver("gurobi")
+        get_solver("ilp", "gurobi")
     for bad in (0, -1, math.inf, math.nan, True):
         with pytest.raises(InputError, match="positive number of seconds"):
             solve_ilp(8, time_limit=bad)
@@ -266,7 +258,7 @@ def test_lp_relaxation_values_satisfy_every_line(formulation, n):
     if formulation == "max-queens":
         assert relaxation.objective == pytest.approx(n)  # n even where the integer optimum is smaller
     else:
-        assert relaxation.objective == 0
+        assert relaxation.objective is None  # no objective, none reported
 
 
 def test_lp_relaxation_honours_preplaced_and_highs():
@@ -284,7 +276,7 @@ def test_lp_relaxation_honours_preplaced_and_highs():
 
 @pytest.mark.parametrize("n", range(1, 8))
 def test_no_good_counts_match_published(n):
-    result = count_ilp(n, fundamental=n <= 6)
+    result = count(n, "ilp", fundamental=n <= 6)
     assert result.count == published_count(n)
     if n <= 6:
         assert result.fundamental == published_count(n, fundamental=True)
@@ -295,25 +287,25 @@ def test_no_good_counts_match_published(n):
 @pytest.mark.slow
 def test_no_good_count_n8():
     solver = "highs" if HAVE_HIGHS else "cbc"  # HiGHS does the 93 solves in about half CBC's time
-    result = count_ilp(8, solver=solver, fundamental=True)
+    result = count(8, "ilp", solver=solver, fundamental=True)
     assert (result.count, result.fundamental) == (published_count(8), published_count(8, fundamental=True))
 
 
 @pytest.mark.parametrize("formulation", ["pairwise", "max-queens"])
 def test_counts_in_other_formulations(formulation):
-    assert count_ilp(6, formulation).count == published_count(6)
+    assert count(6, "ilp", formulation).count == published_count(6)
 
 
 def test_enumeration_gives_distinct_valid_boards_with_preplaced():
-    boards = list(iter_ilp(Problem(6, [(1, 2)])))
+    boards = list(iter_boards(Problem(6, [(1, 2)]), "ilp"))
     assert set(boards) == brute_force(6, [(1, 2)]) and len(boards) == len(set(boards))
-    assert count_ilp(Problem(8, [(1, 1), (2, 3)])).count == 0
+    assert count(Problem(8, [(1, 1), (2, 3)]), "ilp").count == 0
 
 
 def test_count_time_limit_raises(monkeypatch):
     monkeypatch.setattr(pulp.LpProblem, "solve", _fake_solve(state="none"))
-    with pytest.raises(NQueensError, match="time limit of 5 s reached after 0 solutions"):
-        count_ilp(6, time_limit=5)
+    with pytest.raises(NQueensError, match="stopped without an answer after 0 solutions"):
+        count(6, "ilp", time_limit=5)
 
 
 # -------------------------------------------------------------------------------------------- export
@@ -322,7 +314,7 @@ def test_count_time_limit_raises(monkeypatch):
 def _cbc_solves_file(path: Path, tmp_path: Path) -> tuple[str, list[tuple[int, int]]]:
     """Run the CBC executable itself on a model file: (its status line, the queens it placed)."""
     solution = tmp_path / "cbc.sol"
-    binary = ILP_SOLVERS["cbc"].require()(msg=False).path
+    binary = ILP_SOLVERS["cbc"].engine(msg=False).path
     subprocess.run([binary, str(path), "-solve", "-solution", str(solution)], capture_output=True, check=True,
                    timeout=60)
     status, *rows = solution.read_text().splitlines()
@@ -341,7 +333,7 @@ def test_export_rereads_to_a_valid_board(tmp_path, formulation):
     assert ("Maximize" in lp.read_text()) is maximise
     # PuLP reads the file back and CBC solves it
     variables, prob = pulp.LpProblem.fromMPS(str(mps))
-    prob.solve(ILP_SOLVERS["cbc"].require()(msg=False))
+    prob.solve(ILP_SOLVERS["cbc"].engine(msg=False))
     board = [_cell(name) for name, v in variables.items() if name.startswith("x_") and (v.varValue or 0) > 0.5]
     assert verify(6, board, problem.preplaced)
     # the CBC executable reads the file itself
@@ -391,12 +383,12 @@ def _hide_cbc(monkeypatch, path: str) -> None:
     if hasattr(pulp, "PULP_CBC_CMD"):
         monkeypatch.setattr(pulp.PULP_CBC_CMD, "available", lambda self: False)
     monkeypatch.setattr(pulp.COIN_CMD, "defaultPath", lambda self: "cbc")  # PuLP 4 would look for cbcbox
-    monkeypatch.setattr(ilp, "_cbcbox_binary", lambda: None)
+    monkeypatch.setattr(ilp_pulp, "_cbcbox_binary", lambda: None)
     monkeypatch.setenv("PATH", path)
 
 
 def test_cbc_found_through_coin_cmd_on_path(monkeypatch, tmp_path):
-    real = ILP_SOLVERS["cbc"].require()(msg=False).path
+    real = ILP_SOLVERS["cbc"].engine(msg=False).path
     (tmp_path / "cbc").symlink_to(real)
     _hide_cbc(monkeypatch, str(tmp_path))
     assert ILP_SOLVERS["cbc"].found_as() == f"COIN_CMD ({tmp_path / 'cbc'})"
@@ -405,9 +397,9 @@ def test_cbc_found_through_coin_cmd_on_path(monkeypatch, tmp_path):
 
 
 def test_cbc_from_cbcbox_with_older_pulp(monkeypatch, tmp_path):
-    real = ILP_SOLVERS["cbc"].require()(msg=False).path
+    real = ILP_SOLVERS["cbc"].engine(msg=False).path
     _hide_cbc(monkeypatch, str(tmp_path))
-    monkeypatch.setattr(ilp, "_cbcbox_binary", lambda: real)
+    monkeypatch.setattr(ilp_pulp, "_cbcbox_binary", lambda: real)
     assert ILP_SOLVERS["cbc"].found_as() == f"COIN_CMD ({real}, from cbcbox)"
     assert solve_ilp(6).verified
 
@@ -444,7 +436,7 @@ def test_no_files_in_working_directory(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     solve_ilp(10)
     solve_ilp(3, "max-queens")
-    count_ilp(4)
+    count(4, "ilp", isolated=False)
     lp_relaxation(5)
     if HAVE_HIGHS:
         solve_ilp(10, solver="highs")
@@ -512,11 +504,11 @@ def test_time_limit_reaches_the_solver(monkeypatch, solver):
         return real_solve(self, engine, **kwargs)
 
     monkeypatch.setattr(pulp.LpProblem, "solve", spy)
-    result = solve_ilp(12, solver=solver, time_limit=30)
-    assert limits == [30] and result.status == "solved" and result.verified
+    result = solve(12, "ilp", solver=solver, time_limit=30, isolated=False)
+    assert len(limits) == 1 and 29 < limits[0] <= 30 and result.status == "solved" and result.verified
 
 
-def test_cbc_settings_only_for_feasibility_solves(monkeypatch):
+def test_cbc_settings_are_named_and_recorded(monkeypatch):
     seen = []
     real_solve = pulp.LpProblem.solve
 
@@ -525,10 +517,14 @@ def test_cbc_settings_only_for_feasibility_solves(monkeypatch):
         return real_solve(self, engine, **kwargs)
 
     monkeypatch.setattr(pulp.LpProblem, "solve", spy)
-    assert solve_ilp(8).verified and solve_ilp(8, "pairwise").verified and solve_ilp(8, "max-queens").verified
+    here = {"isolated": False}
+    results = [solve(8, "ilp", f, **here) for f in ("lines", "pairwise", "max-queens")]
+    assert all(r.verified for r in results)
     lp_relaxation(6)
-    tuned = ilp.CBC_FEASIBILITY_OPTIONS
-    assert tuned and seen == [("queens_8_lines", tuned), ("queens_8_pairwise", tuned), ("queens_8_max_queens", []),
+    tuned = CBC_TUNED_OPTIONS
+    assert tuned and seen == [("queens_8_lines", tuned), ("queens_8_pairwise", tuned), ("queens_8_max_queens", tuned),
                               ("queens_6_lines", [])]
-    monkeypatch.setattr(ilp, "CBC_FEASIBILITY_OPTIONS", [])
-    assert solve_ilp(8).verified and seen[-1] == ("queens_8_lines", [])
+    assert [r.options for r in results[:2]] == [{"settings": "tuned", "cbc_options": tuned}] * 2
+    assert results[2].options == {"settings": "tuned", "cbc_options": tuned, "gapRel": 0}
+    plain = solve(8, "ilp", settings="default", **here)
+    assert plain.verified and seen[-1] == ("queens_8_lines", []) and plain.options == {"settings": "default"}

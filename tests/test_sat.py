@@ -15,18 +15,10 @@ from nqueens_kit.encodings import ENCODINGS
 from nqueens_kit.dimacs import parse_solver_output
 from nqueens_kit.errors import InputError, NQueensError, SolverNotAvailable
 from nqueens_kit.reference import published_count
-from nqueens_kit.sat import (
-    SAT_SOLVERS,
-    Binary,
-    Pycosat,
-    _cubes,
-    count_projected,
-    count_solutions,
-    get_sat_solver,
-    iter_solutions,
-    solve_clauses,
-    solve_sat,
-)
+from nqueens_kit.board import transform
+from nqueens_kit.methods import count_solutions, iter_solutions, solve_sat
+from nqueens_kit.sat import cubes, iter_projected
+from nqueens_kit.solvers import SAT_SOLVERS, Binary, Pycosat, get_solver
 
 from .conftest import brute_force, need
 
@@ -99,12 +91,21 @@ def test_preplaced_counts_equal_backtracking(n, cells, encoding):
 
 
 def test_cubes_partition_the_search():
+    """Every board lies in exactly one cube, directly or (for a mirrored cube) as its mirror image."""
     for n in range(1, 11):
-        cubes = _cubes(Problem(n))
-        weight = sum(2 if mirrored else 1 for _, mirrored in cubes)
-        assert weight >= 1
-        prefixes = [tuple(units) for units, _ in cubes]
+        problem = Problem(n)
+        parts = cubes(problem)
+        depth = max((len(units) for units, _ in parts), default=0)
+        assert depth == (3 if n >= 8 else 1) or n < 3
+        prefixes = [tuple(units) for units, _ in parts]
         assert len(prefixes) == len(set(prefixes))
+        for board in iter_backtrack(n):
+            cells = set(board)
+            mirror = set(transform(n, board, "mirror left-right"))
+            covers = sum(1 for units, mirrored in parts
+                         for image in ([cells, mirror] if mirrored and mirror != cells else [cells])
+                         if {problem.cell(u) for u in units} <= image)
+            assert covers == 1, (n, board)
 
 
 @pytest.mark.parametrize("n", [1, 4, 5, 8, 13, 30])
@@ -127,7 +128,7 @@ def test_statuses():
 class _Sleepy(Pycosat):
     name = "sleepy"
 
-    def _solve(self, clauses, num_vars, time_limit):
+    def solve(self, clauses, num_vars, deadline=None, assumptions=()):
         time.sleep(60)
 
 
@@ -154,9 +155,9 @@ def test_external_binaries(solver):
 
 def test_any_executable_on_path_counts_as_competition_solver():
     need(shutil.which("picosat") is not None, "picosat")
-    solver = get_sat_solver(shutil.which("picosat"))
+    solver = get_solver("sat", shutil.which("picosat"))
     assert isinstance(solver, Binary)
-    outcome = solve_clauses([[1, 2], [-1], [-2, 3]], 3, shutil.which("picosat"))
+    outcome = solver.solve([[1, 2], [-1], [-2, 3]], 3)
     assert outcome.status == "sat" and set(outcome.model) == {-1, 2, 3}
 
 
@@ -164,17 +165,17 @@ def test_missing_and_unknown_solvers():
     with pytest.raises(SolverNotAvailable, match="not installed"):
         Binary("no-such-solver-xyz", package="no-such").require()
     with pytest.raises(InputError, match="unknown SAT solver 'zchaff'; valid: pycosat"):
-        get_sat_solver("zchaff")
+        get_solver("sat", "zchaff")
     with pytest.raises(InputError, match="time limit must be a positive"):
-        solve_clauses([[1]], 1, time_limit=0)
+        solve_sat(8, time_limit=0)
 
 
 def test_binary_that_prints_nothing_is_a_clear_error(tmp_path):
     fake = tmp_path / "silent-solver"
     fake.write_text("#!/bin/sh\necho 'segmentation fault' >&2\nexit 139\n")
     fake.chmod(0o755)
-    with pytest.raises(NQueensError, match="gave no answer.*139.*segmentation fault"):
-        solve_clauses([[1]], 1, str(fake))
+    with pytest.raises(NQueensError, match="gave no usable answer.*139.*segmentation fault"):
+        get_solver("sat", str(fake)).solve([[1]], 1)
 
 
 @pytest.mark.parametrize(
@@ -216,14 +217,30 @@ def _foreign_seven_queens():
     return clauses
 
 
-def test_count_projected_on_foreign_formula():
-    count, boards = count_projected(_foreign_seven_queens(), 49, 7)
-    assert count == published_count(7) and all(verify(7, b) for b in boards)
+@pytest.mark.parametrize("solver", ["pycosat", "pysat-cadical", "minisat"])
+def test_count_projected_on_foreign_formula(solver):
+    need(SAT_SOLVERS[solver].available(), solver)
+    boards = list(iter_projected(_foreign_seven_queens(), 49, 7, solver))
+    assert len(boards) == published_count(7) and all(verify(7, b) for b in boards)
 
 
-def test_count_projected_with_helpers():
+@pytest.mark.parametrize("solver", ["pycosat", "pysat-cadical", "minisat"])
+def test_count_projected_with_helpers(solver):
+    need(SAT_SOLVERS[solver].available(), solver)
     cnf = build_cnf(6, "binary")
-    count, boards = count_projected(cnf.clauses, cnf.num_vars, 6)
-    assert count == 4 and len(set(boards)) == 4
+    boards = list(iter_projected(cnf.clauses, cnf.num_vars, 6, solver))
+    assert len(boards) == 4 and len(set(boards)) == 4
     with pytest.raises(InputError, match="fewer than the 64 board variables"):
-        count_projected(cnf.clauses, 40, 8)
+        list(iter_projected(cnf.clauses, 40, 8))
+
+
+def test_projected_partition_covers_every_assignment():
+    """The pycosat route for formulas with helpers splits on the first rows; nothing may be lost or doubled."""
+    from nqueens_kit.sat import _partition
+
+    for n in (1, 2, 3):
+        cubes_ = list(_partition(n, rows=min(2, n)))
+        for bits in itertools.product([False, True], repeat=min(2, n) * n):
+            assignment = {v + 1 for v, on in enumerate(bits) if on}
+            matching = [c for c in cubes_ if all((lit > 0) == (abs(lit) in assignment) for lit in c)]
+            assert len(matching) == 1

@@ -1,0 +1,95 @@
+"""Solver backends, one module per family, and the registries that name them.
+
+- :mod:`.base`: :class:`Solver` (``available()``, ``install_hint()``, ``version()``, ``capabilities``,
+  ``require()``), :class:`SatSolver`, :class:`SatOutcome`.
+- :mod:`.embedded`: pycosat (the default SAT solver).
+- :mod:`.python_sat`: CaDiCaL, Glucose and MiniSat through python-sat.
+- :mod:`.dimacs_binary`: any DIMACS executable (``minisat``, ``cadical``, ``kissat``, ...).
+- :mod:`.ilp_pulp`: CBC (the default ILP solver) and HiGHS through PuLP.
+
+:data:`SAT_SOLVERS` and :data:`ILP_SOLVERS` are ordered: the first is the default.  :func:`get_solver`
+looks a name up for a method, with one-line errors that say what the name is if it belongs elsewhere;
+any executable on PATH (or a path) is accepted as a SAT solver.
+
+>>> get_solver("sat", "pycosat").name, get_solver("ilp", None).name
+('pycosat', 'cbc')
+>>> SAT_SOLVERS["pysat-cadical"].capabilities.incremental
+True
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+from ..errors import InputError, SolverNotAvailable
+from .base import Capabilities, SatOutcome, SatSolver, Solver
+from .dimacs_binary import Binary
+from .embedded import Pycosat
+from .ilp_pulp import Cbc, Highs, IlpSolver
+from .python_sat import PySat
+
+#: Ordered registry of SAT solvers: the first is the default.
+SAT_SOLVERS: dict[str, SatSolver] = {
+    s.name: s
+    for s in (
+        Pycosat(),
+        PySat("pysat-cadical", "cadical195", "CaDiCaL 1.9.5 through python-sat", proofs=True),
+        PySat("pysat-glucose", "glucose4", "Glucose 4 through python-sat", proofs=True),
+        PySat("pysat-minisat", "minisat22", "MiniSat 2.2 through python-sat"),
+        Binary("minisat", ["-verb=0"], output_file=True, package="minisat"),
+        Binary("cadical", ["-q"], package="cadical", proof_args=["--no-binary"]),
+        Binary("kissat", ["-q"], proof_args=["--no-binary"]),
+        Binary("picosat", [], package="picosat"),
+        Binary("cryptominisat5", ["--verb", "0"], package="cryptominisat"),
+        Binary("glucose", ["-verb=0"], output_file=True),
+    )
+}
+
+#: Ordered registry of ILP solvers: the first is the default.
+ILP_SOLVERS: dict[str, IlpSolver] = {s.name: s for s in (Cbc(), Highs())}
+
+REGISTRIES: dict[str, dict[str, SatSolver] | dict[str, IlpSolver]] = {"sat": SAT_SOLVERS, "ilp": ILP_SOLVERS}
+
+
+def default_solver(method: str) -> str:
+    return next(iter(REGISTRIES[method]))
+
+
+def get_solver(method: str, name: str | None) -> Solver:
+    """The solver called ``name`` for ``method`` (``sat`` or ``ilp``); None means the default.
+
+    A SAT solver may also be any executable on PATH, or a path to one, that prints the competition format.
+    """
+    registry = REGISTRIES[method]
+    if name is None:
+        return next(iter(registry.values()))
+    if not isinstance(name, str) or not name.strip():
+        raise InputError(f"a solver is named by a word such as {', '.join(list(registry)[:3])}, not {name!r}")
+    if name in registry:
+        return registry[name]
+    for other, table in REGISTRIES.items():
+        if other != method and name in table:
+            raise InputError(f"{name} is {_a(other)} solver, not {_a(method)} solver; "
+                             f"{method.upper()} solvers: {', '.join(registry)} (or use --method {other})")
+    if method == "sat" and (os.sep in name or shutil.which(name)):
+        if not shutil.which(name):
+            raise SolverNotAvailable(f"SAT solver {name!r} is not an executable file")
+        return Binary(name)
+    extra = ", or any DIMACS solver on PATH" if method == "sat" else ""
+    raise InputError(f"unknown {method.upper()} solver {name!r}; valid: {', '.join(registry)}{extra}")
+
+
+def _a(method: str) -> str:
+    return {"sat": "a SAT", "ilp": "an ILP"}.get(method, f"a {method.upper()}")
+
+
+def available_solvers(method: str) -> list[str]:
+    """Names of the installed solvers of a method, the default first."""
+    return [name for name, solver in REGISTRIES[method].items() if solver.available()]
+
+
+__all__ = [
+    "ILP_SOLVERS", "REGISTRIES", "SAT_SOLVERS", "Binary", "Capabilities", "Cbc", "Highs", "IlpSolver",
+    "PySat", "Pycosat", "SatOutcome", "SatSolver", "Solver", "available_solvers", "default_solver", "get_solver",
+]

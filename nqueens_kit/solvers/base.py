@@ -1,0 +1,141 @@
+"""What every solver backend says about itself, and what a SAT solver answers.
+
+A backend is a :class:`Solver`: its ``name``, the ``method`` it serves (``sat`` or ``ilp``), whether it is
+installed (:meth:`Solver.available`), how to install it (:meth:`Solver.install_hint`), its
+:meth:`Solver.version`, and its :class:`Capabilities`.  :meth:`Solver.require` is the one contract for
+"I am about to use this solver": it returns the solver, or raises
+:class:`~nqueens_kit.errors.SolverNotAvailable` with the install hint.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import SolverNotAvailable
+
+Clause = list[int]
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a solver can do beyond answering."""
+
+    in_process: bool = True    # runs inside Python (else: a separate executable)
+    time_limit: bool = False   # stops itself at a time limit (else only stopping its process does)
+    incremental: bool = False  # keeps its state when clauses are added between solves
+    proofs: bool = False       # can write a proof of unsatisfiability (DRAT/DRUP)
+    statistics: bool = False   # reports search statistics (conflicts, nodes, ...)
+    assumptions: bool = False  # solves under assumptions and reports a core of them
+
+    def names(self) -> list[str]:
+        """The capabilities that are true, e.g. ``['in_process', 'statistics']``."""
+        return [name for name, value in vars(self).items() if value]
+
+
+class Solver:
+    """A solver backend (see the module docstring)."""
+
+    name = ""
+    method = ""
+    kind = ""  # the family, for listings: embedded, pysat, binary
+    description = ""
+    capabilities = Capabilities()
+
+    def available(self) -> bool:
+        raise NotImplementedError
+
+    def install_hint(self) -> str:
+        raise NotImplementedError
+
+    def version(self) -> str | None:
+        """The solver's version as its maker writes it, or None when it cannot be told."""
+        return None
+
+    def require(self) -> Solver:
+        """This solver, ready to use; :class:`SolverNotAvailable` (with the install hint) if it is missing."""
+        if not self.available():
+            raise SolverNotAvailable(f"{self.method.upper()} solver {self.name!r} is not installed: "
+                                     f"{self.install_hint()}")
+        return self
+
+    def describe(self) -> dict[str, Any]:
+        """A row for ``nqueens-kit solvers``."""
+        installed = self.available()
+        kind = self.method.upper() + (f" ({self.kind})" if self.kind else "")
+        return {"name": self.name, "method": self.method, "kind": kind, "installed": installed,
+                "description": self.description, "version": self.version() if installed else None,
+                "capabilities": self.capabilities.names(), "install": "" if installed else self.install_hint()}
+
+
+@dataclass
+class SatOutcome:
+    """A SAT solver's answer: ``sat`` with a model, ``unsat``, or ``unknown`` (stopped without an answer)."""
+
+    status: str
+    model: list[int] | None = None
+    seconds: float = 0.0
+    stats: dict[str, Any] = field(default_factory=dict)
+    core: list[int] | None = None  # assumptions that already make it unsatisfiable (when asked)
+
+
+class SatSolver(Solver):
+    """A SAT backend: :meth:`solve` one formula; :meth:`models` enumerates with blocking clauses."""
+
+    method = "sat"
+
+    def solve(self, clauses: Sequence[Clause], num_vars: int, deadline: float | None = None,
+              assumptions: Sequence[int] = ()) -> SatOutcome:
+        """Solve in this process.  ``deadline`` (``time.monotonic()`` seconds) is honoured where the solver
+        can stop itself or be stopped; callers that need a hard limit run the whole job in
+        :func:`nqueens_kit.isolate.run_in_child`."""
+        raise NotImplementedError
+
+    def models(self, clauses: Sequence[Clause], num_vars: int,
+               block: Callable[[list[int]], Clause]) -> Iterator[list[int]]:
+        """Every model up to ``block``: after each one, add ``block(model)`` and solve again (afresh here;
+        incremental solvers override this)."""
+        clauses = list(clauses)
+        while True:
+            outcome = self.solve(clauses, num_vars)
+            if outcome.status != "sat":
+                return
+            model = outcome.model or []
+            yield model
+            clauses.append(block(model))
+
+
+def importable(module: str) -> bool:
+    """Whether ``module`` can be found (without importing it)."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def package_version(name: str) -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return None
+
+
+def first_version_line(command: Sequence[str]) -> str | None:
+    """The first output line of ``command`` that contains a digit (how executables tell their version)."""
+    try:
+        proc = subprocess.run(list(command), capture_output=True, text=True, timeout=5, stdin=subprocess.DEVNULL,
+                              check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    for line in (proc.stdout + "\n" + proc.stderr).splitlines():
+        line = line.strip().removeprefix("c ").strip()
+        if line and not line.startswith("-") and "unknown" not in line.lower() and (
+                re.search(r"\d+\.\d+|^\d+$|version|sc20\d\d", line, re.IGNORECASE)):
+            return line[:120]
+    return None

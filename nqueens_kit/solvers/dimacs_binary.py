@@ -1,0 +1,159 @@
+"""Any DIMACS SAT solver executable (MiniSat, CaDiCaL, Kissat, PicoSAT, CryptoMiniSat, Glucose, ...).
+
+The formula is written to a file in the run's temporary folder and the solver runs as ``SOLVER [ARGS]
+FILE.cnf [RESULT]``.  Its standard output is read as it comes, keeping only the answer lines (``s``/``v``,
+or MiniSat's result file), so a solver that prints gigabytes of comments costs no memory.  The solver
+leads its own process group: a deadline, Ctrl-C or any error stops it and whatever it started.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections import deque
+from collections.abc import Sequence
+from typing import IO
+
+from ..dimacs import parse_solver_output, write_dimacs_clauses
+from ..errors import InputError, NQueensError, SolverNotAvailable
+from .base import Capabilities, Clause, SatOutcome, SatSolver, first_version_line
+
+#: Lines of a solver's other output kept for an error message.
+TAIL = 5
+
+
+class Binary(SatSolver):
+    """A DIMACS solver executable found on PATH (or given as a path)."""
+
+    kind = "binary"
+
+    def __init__(self, name: str, args: Sequence[str] = (), output_file: bool = False,
+                 package: str | None = None, description: str = "", proof_args: Sequence[str] = ()) -> None:
+        self.name = name
+        self.args = list(args)
+        self.output_file = output_file  # MiniSat style: the model goes to a second file argument
+        self.package = package
+        self.proof_args = list(proof_args)
+        self.description = description or f"{name} (external DIMACS solver)"
+        self.capabilities = Capabilities(in_process=False, time_limit=True, proofs=bool(proof_args))
+
+    def executable(self) -> str | None:
+        return shutil.which(self.name)
+
+    def available(self) -> bool:
+        return self.executable() is not None
+
+    def install_hint(self) -> str:
+        if self.package:
+            return f"no '{self.name}' on PATH; on Debian/Ubuntu: sudo apt-get install {self.package}"
+        return f"no '{self.name}' on PATH; install it or give the full path to the executable"
+
+    def version(self) -> str | None:
+        exe = self.executable()
+        if exe is None:
+            return None
+        return first_version_line([exe, "--version"]) or first_version_line([exe, "--help"]) or exe
+
+    def solve(self, clauses: Sequence[Clause], num_vars: int, deadline: float | None = None,
+              assumptions: Sequence[int] = (), extra_args: Sequence[str] = ()) -> SatOutcome:
+        start = time.perf_counter()
+        try:
+            folder = tempfile.mkdtemp(prefix="nqueens-kit-sat-")
+        except OSError as exc:
+            raise InputError(f"cannot make a temporary folder for {self.name} in {tempfile.gettempdir()}: "
+                             f"{exc.strerror or exc}") from None
+        try:
+            cnf_path = os.path.join(folder, "problem.cnf")
+            formula = list(clauses) + [[lit] for lit in assumptions] if assumptions else clauses
+            try:
+                with open(cnf_path, "w", encoding="ascii") as out:
+                    write_dimacs_clauses(out, num_vars, formula)
+            except OSError as exc:
+                raise InputError(f"cannot write the formula for {self.name} to {folder}: "
+                                 f"{exc.strerror or exc}") from None
+            result_path = os.path.join(folder, "result.txt")
+            command = [self.executable() or self.name, *self.args, *extra_args, cnf_path]
+            if self.output_file:
+                command.append(result_path)
+            status, model, detail = self._run(command, folder, deadline, result_path)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        seconds = time.perf_counter() - start
+        if status == "timeout":
+            return SatOutcome("unknown", seconds=seconds, stats={"stopped": "deadline"})
+        if status == "unknown":
+            return SatOutcome("unknown", seconds=seconds, stats={"solver_said": detail or "UNKNOWN"})
+        return SatOutcome(status, model, seconds=seconds)
+
+    def _run(self, command: list[str], folder: str, deadline: float | None,
+             result_path: str) -> tuple[str, list[int] | None, str]:
+        errors_path = os.path.join(folder, "stderr.txt")
+        with open(errors_path, "wb") as stderr:
+            try:
+                proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr,
+                                        start_new_session=True)
+            except OSError as exc:
+                raise SolverNotAvailable(f"cannot run {self.name}: {exc.strerror or exc}") from None
+        kept: list[str] = []
+        other: deque[str] = deque(maxlen=TAIL)
+        assert proc.stdout is not None
+        reader = threading.Thread(target=_keep_answer_lines, args=(proc.stdout, kept, other), daemon=True)
+        reader.start()
+        try:
+            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                proc.wait(timeout=remaining)
+            except subprocess.TimeoutExpired:
+                return "timeout", None, ""
+            reader.join()
+        finally:
+            _stop_group(proc)
+        text = "".join(kept)
+        if self.output_file and os.path.exists(result_path):
+            with open(result_path, encoding="ascii", errors="replace") as result:
+                text = result.read()
+        try:
+            status, model = parse_solver_output(text)
+        except InputError as exc:
+            tail = _tail(errors_path) or list(other)
+            raise NQueensError(f"{self.name} gave no usable answer (exit code {proc.returncode}"
+                               + (f": {tail[-1]}" if tail else f"; {exc}") + ")") from None
+        return status, model, ""
+
+
+def _keep_answer_lines(stream: IO[bytes], kept: list[str], other: deque[str]) -> None:
+    """Read a solver's output to the end, keeping the lines that can hold its answer."""
+    for raw in iter(stream.readline, b""):
+        line = raw.decode("ascii", "replace")
+        head = line.lstrip()[:1]
+        if head in ("s", "v") or head.isdigit() or head == "-" or line.strip().upper() in (
+                "SAT", "UNSAT", "INDET", "SATISFIABLE", "UNSATISFIABLE", "UNKNOWN"):
+            kept.append(line)
+        elif head != "c":
+            other.append(line.strip())
+    stream.close()
+
+
+def _stop_group(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the solver and whatever it started (it leads its own process group), then reap it."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    proc.wait()
+
+
+def _tail(path: str) -> list[str]:
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, handle.tell() - 4096))
+            text = handle.read().decode("utf-8", "replace")
+    except OSError:
+        return []
+    return [line.strip() for line in text.splitlines() if line.strip()][-TAIL:]

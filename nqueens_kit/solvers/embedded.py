@@ -1,0 +1,54 @@
+"""pycosat: PicoSAT embedded in Python, the kit's default SAT solver.
+
+It has no time limit (only a propagation limit) and cannot be interrupted, so a solve that must be
+stoppable runs in a child process (:mod:`nqueens_kit.isolate`).  :meth:`Pycosat.all_models` is pycosat's
+own incremental enumeration, which blocks each model over *all* variables: exact only for formulas whose
+every variable is a function of the board (no helpers, or defined helpers).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+
+from .base import Capabilities, Clause, SatOutcome, SatSolver, importable
+
+
+class Pycosat(SatSolver):
+    name = "pycosat"
+    kind = "embedded"
+    description = "PicoSAT embedded in Python (default)"
+    capabilities = Capabilities(in_process=True)
+
+    def available(self) -> bool:
+        return importable("pycosat")
+
+    def install_hint(self) -> str:
+        return "pip install pycosat (or conda install -c conda-forge pycosat)"
+
+    def version(self) -> str | None:
+        try:
+            import pycosat
+        except ImportError:
+            return None
+        return f"pycosat {pycosat.__version__} (PicoSAT)"
+
+    def solve(self, clauses: Sequence[Clause], num_vars: int, deadline: float | None = None,
+              assumptions: Sequence[int] = ()) -> SatOutcome:
+        import pycosat
+
+        start = time.perf_counter()
+        formula = list(clauses) + [[lit] for lit in assumptions] if assumptions else clauses
+        result = pycosat.solve(formula, vars=num_vars)
+        seconds = time.perf_counter() - start
+        if result == "UNSAT":
+            return SatOutcome("unsat", seconds=seconds)
+        if result == "UNKNOWN":
+            return SatOutcome("unknown", seconds=seconds)
+        return SatOutcome("sat", result, seconds=seconds)
+
+    def all_models(self, clauses: Sequence[Clause], num_vars: int) -> Iterator[list[int]]:
+        """pycosat's ``itersolve``: every model, each blocked over all variables."""
+        import pycosat
+
+        yield from pycosat.itersolve(clauses, vars=num_vars)

@@ -1,0 +1,87 @@
+"""Solvers of the python-sat package (``pysat.solvers``): CaDiCaL, Glucose, MiniSat, in process.
+
+They are incremental (blocking clauses are added to a running solver), report statistics, solve under
+assumptions with a core, can be interrupted at a deadline, and CaDiCaL and Glucose can write proofs.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+
+from .base import Capabilities, Clause, SatOutcome, SatSolver, importable, package_version
+
+#: python-sat is published as .dev releases only, so pip needs the pre-release named.
+INSTALL_HINT = ('pip install "nqueens-kit[pysat]" '
+                '(python-sat is published as .dev releases: pip install --pre python-sat)')
+
+
+class PySat(SatSolver):
+    """One solver of python-sat, by its backend name (``cadical195``, ``glucose4``, ``minisat22``)."""
+
+    kind = "pysat"
+
+    def __init__(self, name: str, backend: str, description: str, proofs: bool = False) -> None:
+        self.name, self.backend, self.description = name, backend, description
+        self.capabilities = Capabilities(in_process=True, time_limit=True, incremental=True, proofs=proofs,
+                                         statistics=True, assumptions=True)
+
+    def available(self) -> bool:
+        return importable("pysat.solvers")
+
+    def install_hint(self) -> str:
+        return INSTALL_HINT
+
+    def version(self) -> str | None:
+        found = package_version("python-sat")
+        return f"{self.description.split(' through')[0]} (python-sat {found})" if found else None
+
+    def _new(self, clauses: Sequence[Clause]) -> object:
+        from pysat.solvers import Solver
+
+        return Solver(name=self.backend, bootstrap_with=clauses)
+
+    def solve(self, clauses: Sequence[Clause], num_vars: int, deadline: float | None = None,
+              assumptions: Sequence[int] = ()) -> SatOutcome:
+        start = time.perf_counter()
+        solver = self._new(clauses)
+        try:
+            ok = _solve(solver, list(assumptions), deadline)
+            stats = dict(solver.accum_stats() or {})  # type: ignore[attr-defined]
+            seconds = time.perf_counter() - start
+            if ok is None:
+                return SatOutcome("unknown", seconds=seconds, stats=stats)
+            if ok:
+                return SatOutcome("sat", solver.get_model(), seconds=seconds, stats=stats)  # type: ignore[attr-defined]
+            core = solver.get_core() if assumptions else None  # type: ignore[attr-defined]
+            return SatOutcome("unsat", seconds=seconds, stats=stats, core=list(core) if core else None)
+        finally:
+            solver.delete()  # type: ignore[attr-defined]
+
+    def models(self, clauses: Sequence[Clause], num_vars: int,
+               block: Callable[[list[int]], Clause]) -> Iterator[list[int]]:
+        solver = self._new(clauses)
+        try:
+            while solver.solve():  # type: ignore[attr-defined]
+                model = solver.get_model()  # type: ignore[attr-defined]
+                yield model
+                solver.add_clause(block(model))  # type: ignore[attr-defined]
+        finally:
+            solver.delete()  # type: ignore[attr-defined]
+
+
+def _solve(solver: object, assumptions: list[int], deadline: float | None) -> bool | None:
+    """True / False, or None when the deadline interrupted the search."""
+    if deadline is None:
+        return bool(solver.solve(assumptions=assumptions))  # type: ignore[attr-defined]
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        return None
+    timer = threading.Timer(remaining, solver.interrupt)  # type: ignore[attr-defined]
+    timer.start()
+    try:
+        result = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)  # type: ignore[attr-defined]
+    finally:
+        timer.cancel()
+    return None if result is None else bool(result)
