@@ -274,6 +274,8 @@ def verify(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = ()) -> bo
         return True
     try:
         rows, cols = zip(*queens, strict=True)
+        if not all(type(v) is int for v in rows + cols):
+            return False
     except (TypeError, ValueError):  # not a list of (row, col) pairs
         return False
     if min(rows) < 1 or min(cols) < 1 or max(rows) > n or max(cols) > n:

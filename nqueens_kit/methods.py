@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import isolate
-from .board import Board, Problem, canonical, violations
+from .board import Board, Cell, Problem, canonical, violations
 from .errors import InputError, SolverError
 from .limits import Size, check_size, check_time_limit, sat_size
 from .results import CountResult, SolveResult, Status
@@ -335,10 +335,45 @@ def _prepare(problem: ProblemLike, method: str | Method | None, variant: str | N
 
 def _solve_job(problem: Problem, choice: Choice, limit: float | None) -> SolveResult:
     deadline = None if limit is None else time.monotonic() + limit
-    result = get_method(choice.method).solve_here(problem, choice, deadline)
+    chosen = get_method(choice.method)
+    result = chosen.solve_here(problem, choice, deadline)
     if result.status == Status.TIMEOUT and limit is not None:
         result.message = result.message.replace("the time limit", f"the time limit of {limit:g} s", 1)
+    if result.status == Status.INFEASIBLE and problem.preplaced and chosen.honours_preplaced:
+        result.core = minimal_core(problem, choice, deadline)
+        if result.core is not None and len(problem.preplaced) > 1:
+            cells = " ".join(f"{r},{c}" for r, c in result.core)
+            result.message += f"; already impossible: the queens at {cells}"
     return result
+
+
+def minimal_core(problem: Problem, choice: Choice, deadline: float | None = None) -> tuple[Cell, ...] | None:
+    """A minimal set of the pre-placed queens that already has no completion: removing any one of them
+    makes the board completable.  None when the problem is completable (or the deadline passes first).
+
+    Deletion-based: try each queen in turn without it; if the rest is still impossible, it was not needed.
+    One solve per pre-placed queen, with the same method, variant and solver.
+    """
+    chosen = get_method(choice.method)
+
+    def impossible(cells: list[Cell]) -> bool | None:
+        if deadline is not None and time.monotonic() > deadline:
+            return None
+        status = chosen.solve_here(Problem(problem.n, tuple(cells)), choice, deadline).status
+        return None if not status.finished else status == Status.INFEASIBLE
+
+    kept = list(problem.preplaced)
+    index = 0
+    while index < len(kept):
+        trial = kept[:index] + kept[index + 1:]
+        verdict = impossible(trial)
+        if verdict is None:
+            return None
+        if verdict:
+            kept = trial
+        else:
+            index += 1
+    return tuple(kept)
 
 
 def solve(problem: ProblemLike, method: str | Method | None = None, variant: str | None = None,
