@@ -137,11 +137,17 @@ def _split(values: str | Iterable[str] | None) -> list[str] | None:
 
 
 def _ilp_module() -> Any:
-    try:
-        from . import ilp
-    except ImportError as exc:
-        raise InputError(f"the ILP method is not available here ({exc}); install PuLP: pip install pulp") from None
-    return ilp
+    from . import formulations, solvers
+
+    class _Ilp:
+        get_formulation = staticmethod(formulations.get_formulation)
+        ILP_SOLVERS = solvers.ILP_SOLVERS
+
+        @staticmethod
+        def get_ilp_solver(name: str) -> Any:
+            return solvers.get_solver("ilp", name)
+
+    return _Ilp
 
 
 def make_configs(
@@ -157,7 +163,10 @@ def make_configs(
     Lists may be given as comma-separated strings.
     """
     from .encodings import get_encoding
-    from .sat import SAT_SOLVERS, get_sat_solver
+    from .solvers import SAT_SOLVERS, get_solver
+
+    def get_sat_solver(name: str) -> Any:
+        return get_solver("sat", name)
 
     method_list = _split(methods) or []
     if not method_list:
@@ -315,25 +324,26 @@ def _prepare(spec: Mapping[str, Any]) -> Callable[[], Any]:
     method = spec["method"]
     problem = Problem(int(spec["n"]), tuple(tuple(c) for c in spec.get("preplaced", ())))
     if method == "sat":
-        from .sat import get_sat_solver, solve_sat
+        from .methods import solve
+        from .solvers import get_solver
 
-        backend = get_sat_solver(spec["solver"])
+        backend = get_solver("sat", spec["solver"])
         if backend.name == "pycosat":
             import pycosat  # noqa: F401
         elif getattr(backend, "kind", "") == "pysat":
             import pysat.solvers  # noqa: F401
-        return lambda: solve_sat(problem, spec["encoding"], spec["solver"])
+        return lambda: solve(problem, "sat", spec["encoding"], spec["solver"], isolated=False)
     if method == "ilp":
         import pulp  # noqa: F401  (the ILP module imports PuLP on first use, which must not be timed)
 
-        from .ilp import solve_ilp
+        from .methods import solve
 
         if spec["solver"] == "highs":
             try:
                 import highspy  # noqa: F401
             except ImportError:
                 pass  # solve_ilp explains a missing HiGHS itself
-        return lambda: solve_ilp(problem, spec["formulation"], spec["solver"])
+        return lambda: solve(problem, "ilp", spec["formulation"], spec["solver"], isolated=False)
     if method == "construct":
         from .construct import solve_construct
 
@@ -974,10 +984,10 @@ def _solver_versions(solvers: Iterable[str]) -> dict[str, str | None]:
 def _cbc_version() -> str | None:
     """CBC's version line, found the way the ILP module finds CBC (bundled, cbcbox, or on PATH)."""
     try:
-        from .ilp import ILP_SOLVERS
+        from .solvers import ILP_SOLVERS
 
         backend = ILP_SOLVERS["cbc"]
-        path = backend.require()(msg=False).path
+        path = backend.engine(msg=False).path
         how = backend.found_as()
     except Exception:  # PuLP or CBC missing: the version is simply unknown
         return None

@@ -42,7 +42,10 @@ from .cnf import PART_TEXT, build_cnf, predicted_size
 from .construct import iter_backtrack, solve_construct
 from .encodings import DEFAULT_ENCODING, ENCODINGS
 from .errors import NQueensError
-from .sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS, available_sat_solvers, iter_solutions, solve_sat
+from .methods import iter_solutions, solve_sat
+from .solvers import SAT_SOLVERS, available_solvers
+
+DEFAULT_SAT_SOLVER = "pycosat"
 
 #: Board sizes the board explorer offers (SAT and ILP answer within a second or two up to here).
 EXPLORER_MAX_N = 40
@@ -75,17 +78,34 @@ METHOD_LABELS = {"sat": "SAT", "ilp": "ILP", "construct": "construction", "backt
 
 
 def _ilp_module() -> Any:
-    """:mod:`nqueens_kit.ilp`, or None when PuLP (or the module) cannot be imported."""
+    """The ILP verbs, or None when PuLP cannot be imported."""
+    from . import formulations, methods
+    from .solvers.ilp_pulp import SolverNotAvailable, pulp_module
+
     try:
-        from . import ilp
-    except ImportError:
+        pulp_module()
+    except SolverNotAvailable:
         return None
-    return ilp
+
+    class _Ilp:
+        FORMULATIONS = formulations.FORMULATIONS
+        DEFAULT_FORMULATION = formulations.DEFAULT_FORMULATION
+        solve_ilp = staticmethod(methods.solve_ilp)
+
+        @staticmethod
+        def available_ilp_solvers() -> list[str]:
+            return available_solvers("ilp")
+
+        @staticmethod
+        def iter_ilp(problem: Any, formulation: str, solver: str) -> Any:
+            return methods.iter_boards(problem, "ilp", formulation, solver)
+
+    return _Ilp
 
 
 def installed_sat_solvers() -> list[str]:
     """Names of the SAT solvers installed here, the default first."""
-    return available_sat_solvers()
+    return available_solvers("sat")
 
 
 def installed_ilp_solvers() -> list[str]:
@@ -349,7 +369,7 @@ class BoardExplorer(_Messages, widgets.VBox):
     def _start_sat(self, problem: Problem) -> None:
         encoding, solver = self.encoding.value, self.solver.value
         backend = SAT_SOLVERS.get(solver)
-        in_process = backend is not None and backend.in_process
+        in_process = backend is not None and backend.capabilities.in_process
         result = solve_sat(problem, encoding, solver, time_limit=None if in_process else APP_TIME_LIMIT)
         self._stats_text = (f"SAT ({encoding}, {solver}): {result.variables} variables · {result.clauses} clauses"
                             f" · build {_ms(result.build_seconds)} · solve {_ms(result.solve_seconds)}")

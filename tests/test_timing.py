@@ -18,7 +18,7 @@ from nqueens_kit.board import attacks
 from nqueens_kit.cli import main
 from nqueens_kit.cnf import predicted_size
 from nqueens_kit.errors import InputError, SolverNotAvailable
-from nqueens_kit.sat import SAT_SOLVERS
+from nqueens_kit.solvers import SAT_SOLVERS
 from nqueens_kit.timing import (
     COLUMNS,
     Config,
@@ -143,10 +143,10 @@ def test_missing_solver_refused_before_the_sweep(monkeypatch, capsys, tmp_path):
 
 
 def test_ilp_solvers_are_routed_to_ilp(monkeypatch):
-    from nqueens_kit import ilp
+    from nqueens_kit.solvers import ILP_SOLVERS
 
-    need(ilp.ILP_SOLVERS["cbc"].available(), "CBC")
-    monkeypatch.setattr(ilp.ILP_SOLVERS["highs"], "find", lambda: None)  # HiGHS not installed
+    need(ILP_SOLVERS["cbc"].available(), "CBC")
+    monkeypatch.setattr(ILP_SOLVERS["highs"], "find", lambda: None)  # HiGHS not installed
     configs = make_configs("sat,ilp", encodings="pairwise", formulations="lines,pairwise", solvers="pycosat,cbc")
     assert [c.label for c in configs] == ["SAT pairwise/pycosat", "ILP lines/cbc", "ILP pairwise/cbc"]
     assert [c.label for c in make_configs("ilp")] == ["ILP lines/cbc"]

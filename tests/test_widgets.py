@@ -14,7 +14,7 @@ import pytest
 from nqueens_kit import widgets as w
 from nqueens_kit.board import verify
 from nqueens_kit.errors import InputError
-from nqueens_kit.sat import SAT_SOLVERS
+from nqueens_kit.solvers import SAT_SOLVERS
 
 from .conftest import need
 
