@@ -274,7 +274,7 @@ def verify(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = ()) -> bo
         return True
     try:
         rows, cols = zip(*queens, strict=True)
-        if not all(type(v) is int for v in rows + cols):
+        if set(map(type, rows)) | set(map(type, cols)) != {int}:
             return False
     except (TypeError, ValueError):  # not a list of (row, col) pairs
         return False
@@ -284,6 +284,9 @@ def verify(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = ()) -> bo
         return False
     if len(set(map(sub, rows, cols))) != n or len(set(map(add, rows, cols))) != n:
         return False
+    preplaced = list(preplaced)
+    if not preplaced:
+        return True
     placed = set(zip(rows, cols, strict=True))
     return all(tuple(p) in placed for p in preplaced)
 

@@ -229,15 +229,23 @@ def _report_solve(result: SolveResult, as_json: bool) -> int:
     return EXIT_TIMEOUT if result.status in (Status.TIMEOUT, Status.MEMOUT) else EXIT_NO
 
 
+def _isolated(method: str) -> bool | None:
+    """Methods with a solver always run in a child process (pycosat ignores Ctrl-C, CBC is a process of its
+    own); the pure-Python ones are interrupted in place unless a time limit asks for a child."""
+    from .methods import get_method
+
+    return True if get_method(method).solvers() else None
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     from .methods import solve
 
     problem = _problem(args.n, args.place)
     if args.method == "construct" and problem.n > 1_000_000 and not args.json:
         print(f"{PROG}: building and verifying a board of {problem.n:,} queens takes about "
-              f"{problem.n / 1_000_000 * 3:.0f} s", file=sys.stderr)
+              f"{problem.n / 1_000_000 * 1.3:.0f} s", file=sys.stderr)
     result = solve(problem, args.method, _variant(args), args.solver, time_limit=args.time_limit,
-                   settings=args.settings, isolated=True, max_memory=args.max_memory)
+                   settings=args.settings, isolated=_isolated(args.method), max_memory=args.max_memory)
     return _report_solve(result, args.json)
 
 
@@ -328,7 +336,8 @@ def cmd_count(args: argparse.Namespace) -> int:
     bar = _Progress(boards, not args.json and sys.stderr.isatty())
     try:
         result = count(problem, args.method, variant, args.solver, fundamental=args.fundamental,
-                       time_limit=args.time_limit, settings=args.settings, progress=bar, isolated=True,
+                       time_limit=args.time_limit, settings=args.settings, progress=bar,
+                       isolated=_isolated(args.method),
                        max_memory=args.max_memory)
     finally:
         bar.close()
