@@ -404,36 +404,58 @@ def _encodings() -> list[str]:
 
 
 def cmd_decode(args: argparse.Namespace) -> int:
-    from pathlib import Path
+    """Read a SAT solver's answer (MiniSat result file or competition format) and draw and check the board.
 
+    The output is read line by line (comments are not kept, so gigabytes of them are fine); the rules
+    for what is accepted are those of :mod:`nqueens_kit.dimacs`.  What the solver said decides the
+    status and the exit code:
+
+    - SAT with a model ended by its 0: the board, ``solved`` and verified (exit 0) or ``NOT VALID``
+      (exit 1);
+    - SAT with an incomplete model (not ended by 0: the output was cut off; or no model at all):
+      status ``error``, a message saying that the model is incomplete, no board (exit 1);
+    - UNSAT: ``infeasible`` (exit 1);
+    - ``s UNKNOWN`` or MiniSat's ``INDET``: the solver stopped without an answer, as solvers do at their
+      own time or memory limit, so status ``timeout`` (exit 3), with a message quoting the solver's
+      own words;
+    - contradictory output (two different answers, a literal and its negation, literals after the
+      model's ending 0), a status word other than those above, malformed lines or no answer at all:
+      bad input, one line on stderr naming the line (exit 2).
+    """
     from .cnf import decode_model
-    from .dimacs import parse_solver_output
+    from .dimacs import read_solver_output
 
     problem = _problem(args.decode_n, args.place)
     if args.output == "-":
-        text, source = sys.stdin.read(), "standard input"
+        source = "standard input"
+        answer = read_solver_output(getattr(sys.stdin, "buffer", sys.stdin), source)
     else:
+        source = args.output
         try:
-            text, source = Path(args.output).read_text(encoding="utf-8", errors="replace"), args.output
+            with open(args.output, encoding="utf-8", errors="replace") as stream:
+                answer = read_solver_output(stream, source)
         except FileNotFoundError:
             raise InputError(f"no such file: {args.output}") from None
         except OSError as exc:
             raise InputError(f"cannot read {args.output}: {exc.strerror or exc}") from None
-    try:
-        status, model = parse_solver_output(text)
-    except InputError as exc:
-        raise InputError(f"{source}: {exc}") from None
-    result = SolveResult(n=problem.n, method="sat", preplaced=problem.preplaced, solver=source,
-                         status={"sat": Status.SOLVED, "unsat": Status.INFEASIBLE}.get(status, Status.TIMEOUT))
-    if model is not None:
-        top = max((abs(lit) for lit in model), default=0)
+    status = {"sat": Status.SOLVED, "unsat": Status.INFEASIBLE, "unknown": Status.TIMEOUT}[answer.status]
+    result = SolveResult(n=problem.n, method="sat", status=status, preplaced=problem.preplaced, solver=source,
+                         extra={"complete": answer.complete})
+    if answer.status == "sat" and not answer.complete:
+        result.status = Status.ERROR
+        result.message = f"the model is incomplete, so no board is read from it: {answer.note}"
+    elif answer.model is not None:
+        top = max((abs(lit) for lit in answer.model), default=0)
         if top < problem.n ** 2:
             result.message = f"the model assigns only {top} variables; {problem.n}-queens has {problem.n ** 2}"
-        result.queens = decode_model(model, problem.n)
+        result.queens = decode_model(answer.model, problem.n)
         result.variables = top
     result.check()
     if result.status == Status.INFEASIBLE:
         result.message = "the solver reports the formula unsatisfiable"
+    elif result.status == "timeout":
+        result.message = (f"the solver stopped without an answer (it printed {answer.status_line!r}), "
+                          "usually because its own time or memory limit was reached")
     return _report_solve(result, args.json)
 
 

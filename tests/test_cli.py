@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -119,6 +120,53 @@ def test_decode_both_formats(capsys, tmp_path):
     bogus.write_text("SAT\n" + " ".join(str(-v) for v in range(1, 17)) + " 0\n")
     code, out, _ = run(capsys, "decode", bogus, "--n", 4)
     assert code == 1 and "NOT VALID" in out and "0 queens" in out
+
+
+FOUR = [2, 8, 9, 15]  # the queens of a 4-queens board as variables (r-1)*4 + c
+FOUR_MODEL = " ".join(str(v if v in FOUR else -v) for v in range(1, 17))
+
+
+def test_decode_incomplete_model_is_not_solved(capsys, tmp_path):
+    """The board variables are all there but the terminating 0 is not: never 'solved, verified'."""
+    cut = tmp_path / "cut.out"
+    cut.write_text(f"s SATISFIABLE\nv {FOUR_MODEL}\n")
+    code, out, _ = run(capsys, "decode", cut, "--n", 4)
+    assert code == 1 and "verified" not in out and "error" in out and "model is incomplete" in out
+    code, out, _ = run(capsys, "decode", cut, "--n", 4, "--json")
+    data = json.loads(out)
+    assert code == 1 and data["status"] == "error" and data["complete"] is False and data["queens"] == []
+    whole = tmp_path / "whole.out"
+    whole.write_text(f"s SATISFIABLE\nv {FOUR_MODEL} 0\n")
+    code, out, _ = run(capsys, "decode", whole, "--n", 4)
+    assert code == 0 and "solved, verified" in out
+
+
+@pytest.mark.parametrize(("text", "fragment"), [
+    ("s SATISFIABLE\ns UNSATISFIABLE\n", ":2: 's UNSATISFIABLE' contradicts"),
+    (f"s SATISFIABLE\nv {FOUR_MODEL} -2 0\n", ":2: literal -2 contradicts 2"),
+    ("s FOO\n", ":1: unknown status 'FOO'"),
+])
+def test_decode_contradictory_output_is_bad_input(capsys, tmp_path, text, fragment):
+    path = tmp_path / "bad.out"
+    path.write_text(text)
+    code, out, err = run(capsys, "decode", path, "--n", 4)
+    assert code == 2 and out == "" and fragment in err and err.count("\n") == 1 and str(path) in err
+
+
+@pytest.mark.parametrize(("text", "said"), [("s UNKNOWN\n", "'s UNKNOWN'"), ("INDET\n", "'INDET'")])
+def test_decode_solver_unknown_is_its_own_limit(capsys, tmp_path, text, said):
+    path = tmp_path / "unknown.out"
+    path.write_text(text)
+    code, out, _ = run(capsys, "decode", path, "--n", 4, "--json")
+    data = json.loads(out)
+    assert code == 3 and data["status"] == "timeout" and said in data["message"]
+    assert "stopped without an answer" in data["message"]
+
+
+def test_decode_reads_standard_input(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(f"c x\ns SATISFIABLE\nv {FOUR_MODEL} 0\n".encode())))
+    code, out, _ = run(capsys, "decode", "-", "--n", 4)
+    assert code == 0 and "solved, verified" in out
 
 
 @pytest.mark.parametrize("solver", ["minisat", "cadical", "picosat"])

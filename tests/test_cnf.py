@@ -3,8 +3,6 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from nqueens_kit.board import Problem
 from nqueens_kit.cnf import (
@@ -13,11 +11,8 @@ from nqueens_kit.cnf import (
     line_lengths,
     pairwise_clause_formula,
     predicted_size,
-    write_dimacs,
 )
-from nqueens_kit.dimacs import parse_dimacs, read_dimacs, write_dimacs_clauses
 from nqueens_kit.encodings import ENCODINGS
-from nqueens_kit.errors import DimacsError, InputError
 
 
 def test_lecture_counts():
@@ -87,56 +82,3 @@ def test_clause_origins_match_their_cells():
                    "anti": lambda c: c[0] + c[1] - 1}[kind]
             assert {key(c) for c in cells} == {int(index)}
     assert cnf.clause_text(cnf.groups_of("row_1")[1].start) == "¬P[1,1] ∨ ¬P[1,2]"
-
-
-@pytest.mark.parametrize("encoding", list(ENCODINGS))
-def test_dimacs_round_trip(encoding, tmp_path):
-    cnf = build_cnf(Problem(7, [(3, 3)]), encoding)
-    path = write_dimacs(cnf, tmp_path / "q.cnf")
-    back = read_dimacs(path)
-    assert back.num_vars == cnf.num_vars and back.clauses == cnf.clauses
-    assert any("variable (r-1)*7 + c" in c for c in back.comments)
-    assert parse_dimacs(dimacs_text(cnf, comments=False)).clauses == cnf.clauses
-
-
-def test_dimacs_tolerant_forms():
-    text = "c hello\np cnf 3 3\n1 -2\n 3 0 -1 0\nc inside\n2\n0"  # wrapped, two per line, no newline
-    d = parse_dimacs(text)
-    assert d.clauses == [[1, -2, 3], [-1], [2]] and d.comments == ["hello", "inside"]
-    assert parse_dimacs("p cnf 2 1\n1 2 0\n%\n0\n").clauses == [[1, 2]]  # SATLIB end marker
-    assert parse_dimacs("p cnf 2 1\r\n1 2 0\r\n").clauses == [[1, 2]]
-    assert parse_dimacs("p cnf 49 0\n").board_size() == 7
-
-
-@pytest.mark.parametrize(
-    ("text", "fragment"),
-    [("1 2 0\n", ":1: clause before"), ("p cnf 2\n1 0\n", ":1: expected 'p cnf"),
-     ("p cnf 2 1\n1 x 0\n", ":2: 'x' is not an integer"), ("p cnf 2 1\n1 3 0\n", ":2: literal 3 is outside"),
-     ("p cnf 2 2\n1 0\n", ":1: the header declares 2 clauses but the file has 1"),
-     ("p cnf 2 1\n1 2\n", ":2: the last clause is not ended by 0"), ("c only\n", "no 'p cnf"),
-     ("p cnf 2 1\np cnf 2 1\n1 0\n", ":2: a second 'p' header"), ("p dnf 2 1\n1 0\n", ":1: expected")],
-)
-def test_dimacs_errors_name_the_line(text, fragment):
-    with pytest.raises(DimacsError) as err:
-        parse_dimacs(text, source="f.cnf")
-    assert fragment in str(err.value) and str(err.value).startswith("f.cnf") and "\n" not in str(err.value)
-
-
-def test_read_dimacs_missing_and_folder(tmp_path):
-    with pytest.raises(InputError, match="no such file"):
-        read_dimacs(tmp_path / "nope.cnf")
-    with pytest.raises(InputError, match="is a folder"):
-        read_dimacs(tmp_path)
-    with pytest.raises(InputError, match="cannot write"):
-        write_dimacs(build_cnf(4), tmp_path / "missing" / "x.cnf")
-
-
-@given(st.lists(st.lists(st.integers(-30, 30).filter(bool), min_size=1, max_size=6), max_size=20))
-@settings(max_examples=80, deadline=None)
-def test_parse_inverts_write(clauses):
-    from io import StringIO
-
-
-    out = StringIO()
-    write_dimacs_clauses(out, 30, clauses, comments=["x"])
-    assert parse_dimacs(out.getvalue()).clauses == clauses

@@ -12,7 +12,6 @@ from nqueens_kit.board import Problem, attacks, verify
 from nqueens_kit.cnf import build_cnf
 from nqueens_kit.construct import iter_backtrack
 from nqueens_kit.encodings import ENCODINGS
-from nqueens_kit.dimacs import parse_solver_output
 from nqueens_kit.errors import InputError, NQueensError, SolverNotAvailable
 from nqueens_kit.reference import published_count
 from nqueens_kit.board import transform
@@ -176,34 +175,6 @@ def test_binary_that_prints_nothing_is_a_clear_error(tmp_path):
     fake.chmod(0o755)
     with pytest.raises(NQueensError, match="gave no usable answer.*139.*segmentation fault"):
         get_solver("sat", str(fake)).solve([[1]], 1)
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [("s SATISFIABLE\nv 1 -2\nv 3 0\n", ("sat", [1, -2, 3])),
-     ("c comment\ns UNSATISFIABLE\n", ("unsat", None)),
-     ("s UNKNOWN\n", ("unknown", None)),
-     ("SAT\n-1 2 0\n", ("sat", [-1, 2])),
-     ("UNSAT\n", ("unsat", None)),
-     ("INDET\n", ("unknown", None)),
-     ("SAT\n1 -2 3 0", ("sat", [1, -2, 3]))],
-)
-def test_parse_solver_output(text, expected):
-    assert parse_solver_output(text) == expected
-
-
-@pytest.mark.parametrize("text", ["", "hello world", "s SATISFIABLE\n", "SAT\n1 x 0\n"])
-def test_parse_solver_output_errors(text):
-    with pytest.raises(InputError):
-        parse_solver_output(text)
-
-
-def test_all_false_model_is_not_a_board():
-    """A solver output claiming SAT with every variable false decodes to no queens: verify says so."""
-    status, model = parse_solver_output("SAT\n" + " ".join(str(-v) for v in range(1, 50)) + " 0\n")
-    cnf = build_cnf(7)
-    board = cnf.decode(model)
-    assert status == "sat" and board == () and not verify(7, board)
 
 
 def _foreign_seven_queens():

@@ -15,15 +15,14 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections import deque
 from collections.abc import Sequence
 from typing import IO
 
-from ..dimacs import parse_solver_output, write_dimacs_clauses
+from ..dimacs import SolverAnswer, read_solver_output, write_dimacs_clauses
 from ..errors import InputError, NQueensError, SolverNotAvailable
 from .base import Capabilities, Clause, SatOutcome, SatSolver, first_version_line
 
-#: Lines of a solver's other output kept for an error message.
+#: Lines of a solver's error output kept for an error message.
 TAIL = 5
 
 
@@ -80,7 +79,7 @@ class Binary(SatSolver):
             command = [self.executable() or self.name, *self.args, *extra_args, cnf_path]
             if self.output_file:
                 command.append(result_path)
-            status, model, detail = self._run(command, folder, deadline, result_path)
+            status, model, detail = self._run(command, folder, deadline, result_path, num_vars)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
         seconds = time.perf_counter() - start
@@ -90,8 +89,8 @@ class Binary(SatSolver):
             return SatOutcome("unknown", seconds=seconds, stats={"solver_said": detail or "UNKNOWN"})
         return SatOutcome(status, model, seconds=seconds)
 
-    def _run(self, command: list[str], folder: str, deadline: float | None,
-             result_path: str) -> tuple[str, list[int] | None, str]:
+    def _run(self, command: list[str], folder: str, deadline: float | None, result_path: str,
+             num_vars: int) -> tuple[str, list[int] | None, str]:
         errors_path = os.path.join(folder, "stderr.txt")
         with open(errors_path, "wb") as stderr:
             try:
@@ -99,10 +98,9 @@ class Binary(SatSolver):
                                         start_new_session=True)
             except OSError as exc:
                 raise SolverNotAvailable(f"cannot run {self.name}: {exc.strerror or exc}") from None
-        kept: list[str] = []
-        other: deque[str] = deque(maxlen=TAIL)
+        answers: list[SolverAnswer | BaseException] = []
         assert proc.stdout is not None
-        reader = threading.Thread(target=_keep_answer_lines, args=(proc.stdout, kept, other), daemon=True)
+        reader = threading.Thread(target=_read_answer, args=(proc.stdout, self.name, num_vars, answers), daemon=True)
         reader.start()
         try:
             remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -113,30 +111,31 @@ class Binary(SatSolver):
             reader.join()
         finally:
             _stop_group(proc)
-        text = "".join(kept)
+        outcome = answers[0] if answers else InputError("no output")
         if self.output_file and os.path.exists(result_path):
-            with open(result_path, encoding="ascii", errors="replace") as result:
-                text = result.read()
-        try:
-            status, model = parse_solver_output(text)
-        except InputError as exc:
-            tail = _tail(errors_path) or list(other)
-            raise NQueensError(f"{self.name} gave no usable answer (exit code {proc.returncode}"
-                               + (f": {tail[-1]}" if tail else f"; {exc}") + ")") from None
-        return status, model, ""
+            try:
+                with open(result_path, encoding="ascii", errors="replace") as result:
+                    outcome = read_solver_output(result, self.name, max_var=num_vars)
+            except InputError as exc:
+                outcome = exc
+        if isinstance(outcome, BaseException) or not outcome.complete:
+            tail = _tail(errors_path)
+            why = tail[-1] if tail else (str(outcome) if isinstance(outcome, BaseException) else outcome.note)
+            raise NQueensError(f"{self.name} gave no usable answer (exit code {proc.returncode}: {why})")
+        said = outcome.status_line if outcome.status == "unknown" else ""
+        return outcome.status, outcome.model, said
 
 
-def _keep_answer_lines(stream: IO[bytes], kept: list[str], other: deque[str]) -> None:
-    """Read a solver's output to the end, keeping the lines that can hold its answer."""
-    for raw in iter(stream.readline, b""):
-        line = raw.decode("ascii", "replace")
-        head = line.lstrip()[:1]
-        if head in ("s", "v") or head.isdigit() or head == "-" or line.strip().upper() in (
-                "SAT", "UNSAT", "INDET", "SATISFIABLE", "UNSATISFIABLE", "UNKNOWN"):
-            kept.append(line)
-        elif head != "c":
-            other.append(line.strip())
-    stream.close()
+def _read_answer(stream: IO[bytes], name: str, num_vars: int, answers: list[SolverAnswer | BaseException]) -> None:
+    """Read a solver's output to the end as it comes (memory bounded by the model, not by the chatter)."""
+    try:
+        answers.append(read_solver_output(stream, name, max_var=num_vars))
+    except InputError as exc:
+        answers.append(exc)
+        for _ in iter(stream.readline, b""):  # drain, so the solver is not blocked on a full pipe
+            pass
+    finally:
+        stream.close()
 
 
 def _stop_group(proc: subprocess.Popen[bytes]) -> None:
