@@ -267,7 +267,10 @@ def verify(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = ()) -> bo
     Counts distinct rows, columns, diagonals and anti-diagonals with sets, so n = 10⁶ takes well under a
     second; :func:`violations` explains a failure.
     """
-    queens = list(queens)
+    try:
+        queens = list(queens)
+    except TypeError:  # not a list of anything
+        return False
     if len(queens) != n:
         return False
     if n == 0:
@@ -304,22 +307,49 @@ SYMMETRIES: tuple[tuple[str, Callable[[int, int, int], Cell]], ...] = (
 )
 
 
+def board_cells(n: int, queens: Any) -> list[Cell]:
+    """``queens`` as a list of cells on the n x n board, or a one-line :class:`InputError` saying what is wrong.
+
+    >>> board_cells(4, [(1, 2), "3,4"])
+    [(1, 2), (3, 4)]
+    """
+    n = parse_n(n)
+    if isinstance(queens, (str, bytes)):
+        raise InputError(f"a board is a list of (row, col) pairs, not {queens[:40]!r}")
+    try:
+        items = list(queens)
+    except TypeError:
+        raise InputError(f"a board is a list of (row, col) pairs, not {str(queens)[:40]!r}") from None
+    cells = []
+    for q in items:
+        if type(q) is tuple and len(q) == 2 and type(q[0]) is int and type(q[1]) is int and (
+                0 < q[0] <= n and 0 < q[1] <= n):
+            cells.append(q)
+        else:
+            cells.append(parse_cell(q, n))
+    return cells
+
+
+def _symmetry(symmetry: str | int) -> Callable[[int, int, int], Cell]:
+    if isinstance(symmetry, int) and not isinstance(symmetry, bool) and 0 <= symmetry < len(SYMMETRIES):
+        return SYMMETRIES[symmetry][1]
+    table = dict(SYMMETRIES)
+    if not isinstance(symmetry, str) or symmetry not in table:
+        raise InputError(f"unknown symmetry {str(symmetry)[:40]!r}; valid: {', '.join(table)} "
+                         f"(or 0 to {len(SYMMETRIES) - 1})")
+    return table[symmetry]
+
+
 def transform(n: int, queens: Iterable[Cell], symmetry: str | int) -> Board:
     """Apply one of :data:`SYMMETRIES` (by name or index) to a board; the result is sorted by row."""
-    if isinstance(symmetry, int):
-        f = SYMMETRIES[symmetry][1]
-    else:
-        table = dict(SYMMETRIES)
-        if symmetry not in table:
-            raise InputError(f"unknown symmetry {symmetry!r}; valid: {', '.join(table)}")
-        f = table[symmetry]
-    return tuple(sorted(f(n, r, c) for r, c in queens))
+    f = _symmetry(symmetry)
+    return tuple(sorted(f(n, r, c) for r, c in board_cells(n, queens)))
 
 
 def orbit(n: int, queens: Iterable[Cell]) -> set[Board]:
     """All distinct boards the 8 symmetries make of one board (1, 2, 4 or 8 of them)."""
-    queens = list(queens)
-    return {transform(n, queens, i) for i in range(len(SYMMETRIES))}
+    cells = board_cells(n, queens)
+    return {tuple(sorted(f(n, r, c) for r, c in cells)) for _, f in SYMMETRIES}
 
 
 def canonical(n: int, queens: Iterable[Cell]) -> Board:
@@ -341,8 +371,8 @@ def draw(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = ()) -> str:
     Q . . .
     . . Q .
     """
-    queens = set(map(tuple, queens))
-    fixed = set(map(tuple, preplaced))
+    queens = set(board_cells(n, queens))
+    fixed = set(board_cells(n, preplaced))
     rows = []
     for r in range(1, n + 1):
         rows.append(

@@ -59,13 +59,6 @@ class Interrupted(KeyboardInterrupt):
         self.code, self.why = code, why
 
 
-def _time_limit(text: str) -> float | None:
-    try:
-        return check_time_limit(text)
-    except InputError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
 def _add_common(p: argparse.ArgumentParser, place: bool = True, json_flag: bool = True) -> None:
     if place:
         p.add_argument("--place", metavar="R,C", nargs="+", action="extend", default=[],
@@ -85,7 +78,7 @@ def _add_choice(p: argparse.ArgumentParser, methods: Sequence[str], solver_help:
     p.add_argument("--settings", default=None, choices=list(SETTINGS),
                    help="ILP solver settings: tuned (default; CBC without feasibility pump, preprocessing and "
                         "cuts) or default (each solver's own defaults)")
-    p.add_argument("--time-limit", type=_time_limit, default=None, metavar="S",
+    p.add_argument("--time-limit", default=None, metavar="S",
                    help="wall-clock limit in seconds on the whole job (build, solve, decode)")
     p.add_argument("--max-memory", default=None, metavar="SIZE",
                    help="refuse models predicted to need more memory (e.g. 8G; default: half of this "
@@ -241,6 +234,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from .methods import solve
 
     problem = _problem(args.n, args.place)
+    args.time_limit = check_time_limit(args.time_limit)
     if args.method == "construct" and problem.n > 1_000_000 and not args.json:
         print(f"{PROG}: building and verifying a board of {problem.n:,} queens takes about "
               f"{problem.n / 1_000_000 * 1.3:.0f} s", file=sys.stderr)
@@ -321,6 +315,7 @@ def _duration(seconds: float) -> str:
 def cmd_count(args: argparse.Namespace) -> int:
     from .methods import count
 
+    args.time_limit = check_time_limit(args.time_limit)
     if args.from_cnf:
         return _count_from_cnf(args)
     if args.n is None:
@@ -331,7 +326,10 @@ def cmd_count(args: argparse.Namespace) -> int:
 
     problem = _problem(args.n, args.place)
     variant = _variant(args)
-    get_method(args.method).choose(variant, args.solver, args.settings)  # bad names before the warning below
+    chosen = get_method(args.method)  # every check before the warning below
+    choice = chosen.choose(variant, args.solver, args.settings)
+    chosen.check_problem(problem)
+    chosen.check_size(problem, choice, args.max_memory)
     boards = _warn_long_count(problem, args.method, args.time_limit)
     bar = _Progress(boards, not args.json and sys.stderr.isatty())
     try:
@@ -531,8 +529,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SystemExit as exc:  # --help or --version, already printed
             return int(exc.code or 0)
         if not getattr(args, "func", None):
-            parser.print_help()
-            return EXIT_INPUT
+            commands = ", ".join(sorted(parser._subparsers._group_actions[0].choices))  # type: ignore[union-attr]
+            raise InputError(f"give a command: {commands} (see {PROG} --help)")
         _install_signal_handlers()
         code = int(args.func(args))
         sys.stdout.flush()

@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .board import Board, Problem
+from .board import Board, Problem, parse_n
 from .dimacs import Dimacs, write_dimacs_clauses
 from .encodings import DEFAULT_ENCODING, Clause, VarPool, get_encoding
 from .errors import InputError
@@ -164,6 +164,7 @@ def line_lengths(n: int) -> list[tuple[int, int, bool]]:
 def predicted_size(n: int, encoding: str = DEFAULT_ENCODING, preplaced: int = 0,
                    define: bool = False) -> tuple[int, int]:
     """``(variables, clauses)`` of :func:`build_cnf` from the encoding's closed-form counts alone."""
+    n = parse_n(n)
     counts = get_encoding(encoding).counts
     variables, clauses = n * n, preplaced
     for length, how_many, exact in line_lengths(n):

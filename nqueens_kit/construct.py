@@ -73,7 +73,7 @@ def solve_construct(problem: Problem | int) -> SolveResult:
 
 def iter_backtrack(n: int | Problem, preplaced: tuple[Cell, ...] = ()) -> Iterator[Board]:
     """Every solution by backtracking, row by row, in lexicographic order of columns (iterative: any n)."""
-    problem = n if isinstance(n, Problem) else Problem(n, tuple(preplaced))
+    problem = n if isinstance(n, Problem) else Problem(n, preplaced)
     n = problem.n
     fixed = dict(problem.preplaced)
     full = (1 << n) - 1

@@ -238,8 +238,8 @@ def get_encoding(name: str) -> Encoding:
     """Look an encoding up by name, with a one-line error listing the valid names."""
     try:
         return ENCODINGS[name]
-    except KeyError:
-        raise InputError(f"unknown encoding {name!r}; valid: {', '.join(ENCODINGS)}") from None
+    except (KeyError, TypeError):
+        raise InputError(f"unknown encoding {str(name)[:40]!r}; valid: {', '.join(ENCODINGS)}") from None
 
 
 def exactly_one(lits: Sequence[int], pool: VarPool, encoding: str = DEFAULT_ENCODING,

@@ -40,8 +40,8 @@ CBC_TUNED_OPTIONS = ["feas off", "preprocess off", "cuts off"]
 def get_settings(name: str | None) -> str:
     if name is None:
         return DEFAULT_SETTINGS
-    if name not in SETTINGS:
-        raise InputError(f"unknown solver settings {name!r}; valid: {', '.join(SETTINGS)}")
+    if not isinstance(name, str) or name not in SETTINGS:
+        raise InputError(f"unknown solver settings {str(name)[:40]!r}; valid: {', '.join(SETTINGS)}")
     return name
 
 

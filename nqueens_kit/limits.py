@@ -64,8 +64,8 @@ def check_time_limit(value: Any, what: str = "time limit") -> float | None:
         except (TypeError, ValueError, OverflowError):
             seconds = math.nan
     if not (seconds > 0 and math.isfinite(seconds)):
-        shown = value.strip()[:40] if isinstance(value, str) else value
-        raise InputError(f"{what} must be a positive number of seconds (e.g. 10 or 0.5), not {shown!r}")
+        shown = value.strip()[:40] if isinstance(value, str) else repr(value)
+        raise InputError(f"{what} must be a positive number of seconds (e.g. 10 or 0.5), not {shown}")
     return seconds
 
 

@@ -105,7 +105,7 @@ class Method:
         return Choice(self.name, variant, backend.name, settings)
 
     def _variant_name(self, variant: str) -> str:
-        if variant not in self.variants():
+        if not isinstance(variant, str) or variant not in self.variants():
             raise InputError(f"unknown {self.variant_word} {variant!r} for --method {self.name}; "
                              f"valid: {', '.join(self.variants())}")
         return variant

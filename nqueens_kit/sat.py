@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from .board import Board, Problem, attacks, transform
 from .cnf import CNF, build_cnf, decode_model
 from .encodings import Clause
-from .errors import InputError
+from .errors import InputError, SolverError
 from .results import SolveResult, Status
 from .solvers import SatSolver, get_solver
 from .solvers.embedded import Pycosat
@@ -152,7 +152,7 @@ def iter_boards(problem: Problem, encoding: str | None = None, solver: str | Non
     for units, mirrored in cubes(problem):
         for board in _cube_boards(cnf, units, backend):
             if not {problem.cell(u) for u in units} <= set(board):
-                raise InputError(f"{backend.name} returned a board outside the sub-problem it was given "
+                raise SolverError(f"{backend.name} returned a board outside the sub-problem it was given "
                                  f"({len(units)} fixed queens); the solver is not trustworthy here")
             yield board
             if mirrored:
