@@ -236,7 +236,7 @@ def violations(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = ()) -
 
     Deliberately written without :class:`Line` so it checks the encoders rather than repeating them.
     """
-    queens = [tuple(q) for q in queens]
+    queens = [(q[0], q[1]) for q in queens]
     problems: list[str] = []
     off = [q for q in queens if not (1 <= q[0] <= n and 1 <= q[1] <= n)]
     if off:

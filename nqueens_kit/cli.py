@@ -529,7 +529,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SystemExit as exc:  # --help or --version, already printed
             return int(exc.code or 0)
         if not getattr(args, "func", None):
-            commands = ", ".join(sorted(parser._subparsers._group_actions[0].choices))  # type: ignore[union-attr]
+            commands = ", ".join(sorted(_subcommands(parser)))
             raise InputError(f"give a command: {commands} (see {PROG} --help)")
         _install_signal_handlers()
         code = int(args.func(args))
@@ -553,6 +553,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f" ({exc.filename})" if exc.filename else " (standard output)"
         print(f"{PROG}: error: cannot write the output{where}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_INPUT
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> list[str]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return list(action.choices)
+    return []
 
 
 def _silence_stdout() -> None:

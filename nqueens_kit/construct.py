@@ -118,6 +118,8 @@ def count_backtrack(n: int, fundamental: bool = False, progress: Callable[[int],
         for total, _board in enumerate(iter_backtrack(n), start=1):  # noqa: B007
             if progress is not None and total % 4096 == 0:
                 progress(total)
+        if progress is not None:
+            progress(total)
         return total
     full = (1 << n) - 1
     # progress is reported after every finished subtree of the last REPORT_ROWS rows, so even a count

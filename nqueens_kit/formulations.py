@@ -120,7 +120,7 @@ FORMULATIONS: dict[str, Formulation] = {
 DEFAULT_FORMULATION = "lines"
 
 
-def get_formulation(name: str | None) -> Formulation:
+def get_formulation(name: str | Formulation | None) -> Formulation:
     """A formulation by name (None: the default), or a one-line :class:`InputError` listing the valid ones."""
     if name is None:
         return FORMULATIONS[DEFAULT_FORMULATION]

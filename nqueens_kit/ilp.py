@@ -206,7 +206,8 @@ def _run(model: IlpModel, backend: IlpSolver, deadline: float | None, settings: 
          keep_log: bool = False) -> _Run:
     """Solve ``model`` once.  PuLP's files and CBC's log live in a private temporary folder."""
     pulp = pulp_module()
-    recorded = solver_options(backend.name, settings) if not model.relaxed else {"settings": "relaxation"}
+    recorded: dict[str, Any] = (solver_options(backend.name, settings) if not model.relaxed
+                                else {"settings": "relaxation"})
     options: dict[str, Any] = {"msg": False}
     limit = _remaining(deadline)
     if limit is not None:

@@ -326,6 +326,7 @@ class _Child:
         cpu_at_ready = 0.0
         clock = self.started
         while True:
+            deadline: float | None
             if clock_from_ready and ready_at is None:
                 deadline = self.started + STARTUP_SECONDS
             else:

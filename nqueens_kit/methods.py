@@ -482,15 +482,16 @@ def count_estimate(problem: ProblemLike, method: str | Method | None = None) -> 
         return None
     chosen = get_method(method)
     n = problem.n
-    boards = published_count(n)
-    if boards is None:
+    published = published_count(n)
+    boards = float(published) if published is not None else math.nan
+    if published is None:
         last = 27
         top, below = published_count(last), published_count(last - 1)
         if not top or not below:
             return None
         exponent = math.log10(top) + (n - last) * math.log10(top / below)
         boards = 10.0 ** exponent if exponent < 300 else math.inf
-    return float(boards), float(boards) / chosen.count_rate
+    return boards, boards / chosen.count_rate
 
 
 # -------------------------------------------------------------------- the per-method conveniences

@@ -47,7 +47,7 @@ MARKERS: dict[str | None, str] = {
 LINESTYLES = {"sat": "-", "ilp": "--", "construct": ":", "backtrack": "-."}
 
 #: Font sizes (points) for the projector style.
-PRESENTATION_RC = {
+PRESENTATION_RC: dict[str, Any] = {
     "font.size": 15, "axes.titlesize": 17, "axes.labelsize": 16, "xtick.labelsize": 14, "ytick.labelsize": 14,
     "legend.fontsize": 13, "figure.titlesize": 18, "lines.linewidth": 2.4, "lines.markersize": 8,
     "figure.dpi": 100,
@@ -70,5 +70,5 @@ def presentation() -> Iterator[None]:
     """Within this block, matplotlib draws with projector-sized fonts and lines."""
     import matplotlib
 
-    with matplotlib.rc_context(PRESENTATION_RC):
+    with matplotlib.rc_context(PRESENTATION_RC):  # type: ignore[arg-type]
         yield

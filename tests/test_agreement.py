@@ -8,7 +8,6 @@ there are few: each of their boards costs a full re-solve); each board passes th
 
 from __future__ import annotations
 
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

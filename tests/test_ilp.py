@@ -24,8 +24,8 @@ from nqueens_kit.errors import InputError, NQueensError, SolverNotAvailable
 from nqueens_kit.formulations import CBC_TUNED_OPTIONS, DEFAULT_FORMULATION, FORMULATIONS
 from nqueens_kit.ilp import build_model, export_model, lp_relaxation
 from nqueens_kit.methods import count, iter_boards, solve, solve_ilp
-from nqueens_kit.solvers import ILP_SOLVERS, get_solver
 from nqueens_kit.reference import published_count
+from nqueens_kit.solvers import ILP_SOLVERS, get_solver
 
 from .conftest import brute_force, need
 

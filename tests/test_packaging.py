@@ -4,8 +4,9 @@ two set-up commands, and CI calling the README's test command."""
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 

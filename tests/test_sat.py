@@ -8,14 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nqueens_kit.board import Problem, attacks, verify
+from nqueens_kit.board import Problem, attacks, transform, verify
 from nqueens_kit.cnf import build_cnf
 from nqueens_kit.construct import iter_backtrack
 from nqueens_kit.encodings import ENCODINGS
 from nqueens_kit.errors import InputError, NQueensError, SolverNotAvailable
-from nqueens_kit.reference import published_count
-from nqueens_kit.board import transform
 from nqueens_kit.methods import count_solutions, iter_solutions, solve_sat
+from nqueens_kit.reference import published_count
 from nqueens_kit.sat import cubes, iter_projected
 from nqueens_kit.solvers import SAT_SOLVERS, Binary, Pycosat, get_solver
 
