@@ -26,7 +26,7 @@ from nqueens_kit.board import verify
 from nqueens_kit.cnf import build_cnf
 from nqueens_kit.construct import construct, count_backtrack
 from nqueens_kit.encodings import ENCODINGS
-from nqueens_kit.sat import count_solutions, solve_sat
+from nqueens_kit.methods import count_solutions, solve_sat
 
 
 def median_time(fn: Callable[[], Any], repeat: int) -> float:

@@ -17,7 +17,7 @@ Where the kit's CBC time goes: the root LP takes about 0.1 s at n = 100; the res
 integer point.  With CBC's defaults that is the feasibility pump, whose cost jumps with n, the CBC build
 and even the column order PuLP writes (at n = 100: 2.7 to 11 s across CBC 2.10.3 and the cbcbox build,
 PuLP 3 and 4, where the textbook model takes 8 to 12 s).  So for ``lines`` and ``pairwise`` the kit runs
-CBC without pump, preprocessing and cuts (``nqueens_kit.ilp.CBC_FEASIBILITY_OPTIONS``): about 2 to 10
+CBC without pump, preprocessing and cuts (the ``tuned`` settings of ``nqueens_kit.formulations``): about 2 to 10
 times faster from n = 36 on with both builds, at most 0.3 s slower on smaller boards.  The extra row
 "kit, CBC defaults" shows what the formulation alone gives; the textbook side always runs CBC's defaults.
 """
@@ -33,9 +33,9 @@ from typing import Any
 
 import pulp
 
-from nqueens_kit import ilp
 from nqueens_kit.board import verify
-from nqueens_kit.ilp import ILP_SOLVERS, solve_ilp
+from nqueens_kit.methods import solve
+from nqueens_kit.solvers import ILP_SOLVERS
 
 Model = tuple[Any, dict[tuple[int, int], Any]]
 
@@ -95,19 +95,13 @@ def baseline(make: Callable[[int], Model], n: int, engine: Callable[[], Any]) ->
     return once
 
 
-def kit(n: int, solver: str, cbc_options: list[str] | None = None) -> Callable[[], Timing]:
-    """``solve_ilp(n)``; ``cbc_options`` replaces the kit's CBC settings for this run (``[]``: CBC's own)."""
+def kit(n: int, solver: str, settings: str = "tuned") -> Callable[[], Timing]:
+    """``solve(n, "ilp", "lines", solver, settings=...)`` in this process (``default``: CBC's own settings)."""
 
     def once() -> Timing:
-        kept = ilp.CBC_FEASIBILITY_OPTIONS
-        if cbc_options is not None:
-            ilp.CBC_FEASIBILITY_OPTIONS = cbc_options
-        try:
-            start = time.perf_counter()
-            result = solve_ilp(n, "lines", solver)
-            total = time.perf_counter() - start
-        finally:
-            ilp.CBC_FEASIBILITY_OPTIONS = kept
+        start = time.perf_counter()
+        result = solve(n, "ilp", "lines", solver, settings=settings, isolated=False)
+        total = time.perf_counter() - start
         if not result.verified:
             raise SystemExit(f"solve_ilp({n}, solver={solver!r}) gave {result.status}: {result.message}")
         return result.build_seconds, total - result.build_seconds
@@ -139,9 +133,9 @@ def main() -> None:
 
     rows = []
     n = 100
-    engine = cbc.require()
     kit_t, base_t, plain_t = measure(
-        (kit(n, "cbc"), baseline(textbook_model, n, lambda: engine(msg=False)), kit(n, "cbc", [])), repeat)
+        (kit(n, "cbc"), baseline(textbook_model, n, lambda: cbc.engine(msg=False)), kit(n, "cbc", "default")),
+        repeat)
     rows.append((f"n = {n}, CBC", "kit `lines`", "textbook max-queens", kit_t, base_t, 0.35))
     rows.append((f"n = {n}, CBC", "kit `lines`, CBC defaults", "textbook max-queens", plain_t, base_t, None))
 
