@@ -9,7 +9,20 @@ from __future__ import annotations
 import os
 from itertools import permutations
 
+import atexit
+import shutil
+import tempfile
+
 import pytest
+from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
+
+# Tests write nothing into the checkout: no .hypothesis/ folder (example database, Unicode tables).
+_HYPOTHESIS_HOME = tempfile.mkdtemp(prefix="nqueens-kit-hypothesis-")
+atexit.register(shutil.rmtree, _HYPOTHESIS_HOME, ignore_errors=True)
+set_hypothesis_home_dir(_HYPOTHESIS_HOME)
+settings.register_profile("nqueens-kit", database=None)
+settings.load_profile("nqueens-kit")
 
 REQUIRE_ALL = os.environ.get("NQUEENS_KIT_REQUIRE_ALL") == "1"
 
