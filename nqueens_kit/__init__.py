@@ -12,19 +12,26 @@ cardinality*, and each formulation translates that description::
      verify(board)  ◄───────── decode(model) ◄── pycosat / PySAT /    PuLP → CBC / HiGHS
                                                   any DIMACS solver
 
-Modules, in the order of that picture:
+The layers, from the bottom up:
 
-- :mod:`~nqueens_kit.board`: the problem, its lines, :func:`verify`, the 8 symmetries, :class:`SolveResult`
-- :mod:`~nqueens_kit.encodings`: at-most-one / exactly-one CNF encodings (a name -> function registry)
-- :mod:`~nqueens_kit.cnf`: N-queens -> CNF with each clause's origin, closed-form sizes, DIMACS
-- :mod:`~nqueens_kit.sat`: solving (pycosat, PySAT, DIMACS binaries), enumeration and counting
-- :mod:`~nqueens_kit.ilp`: N-queens -> PuLP model, CBC / HiGHS, LP relaxation, export
-- :mod:`~nqueens_kit.construct`: the explicit construction and the backtracking counter (ground truth)
-- :mod:`~nqueens_kit.timing`, :mod:`~nqueens_kit.plots`, :mod:`~nqueens_kit.widgets`: measuring, drawing,
-  and the interactive apps; :mod:`~nqueens_kit.cli` is the ``nqueens-kit`` command.
-
-Vocabulary: a *formula* is the CNF an encoder writes; a *model* is a SAT solver's satisfying assignment
-(PuLP's ``LpProblem`` is called the *ILP model*); a *board* is the queens a model decodes to.
+- the problem: :mod:`~nqueens_kit.board` (the problem, its lines, :func:`verify`, :func:`conflicts`, the 8
+  symmetries) and :mod:`~nqueens_kit.results` (:class:`Status`, :class:`SolveResult`, :class:`CountResult`,
+  and the vocabulary: method, variant, solver, formula, model, board);
+- the models: :mod:`~nqueens_kit.encodings` and :mod:`~nqueens_kit.cnf` (N-queens -> CNF, each clause with its
+  line, closed-form sizes), :mod:`~nqueens_kit.dimacs` (DIMACS and solver output, read safely),
+  :mod:`~nqueens_kit.formulations` and :mod:`~nqueens_kit.ilp` (N-queens -> PuLP model, LP relaxation,
+  export), :mod:`~nqueens_kit.construct` (the explicit construction and bitmask backtracking);
+- the solvers: :mod:`~nqueens_kit.solvers` (one module per backend family, each saying whether it is
+  installed, how to install it, its version and what it can do);
+- running: :mod:`~nqueens_kit.isolate` (the one way to run a job in a child process with a wall-clock limit)
+  and :mod:`~nqueens_kit.limits` (the one time-limit check, the size guard);
+- **the method layer**, :mod:`~nqueens_kit.methods`: the registry of methods (``sat``, ``ilp``,
+  ``construct``, ``backtrack``) with their variants and solvers, and the verbs :func:`solve`, :func:`count`
+  and :func:`iter_boards`; :mod:`~nqueens_kit.sat` is the SAT method's machinery;
+- the front ends, which only look things up in the method layer: :mod:`~nqueens_kit.cli` (the
+  ``nqueens-kit`` command), the timing harness, :mod:`~nqueens_kit.plots` and :mod:`~nqueens_kit.report`,
+  the interactive apps, :mod:`~nqueens_kit.exercises`; :mod:`~nqueens_kit.style` gives all of them one
+  palette.
 
 >>> from nqueens_kit import Problem, solve_sat, verify
 >>> result = solve_sat(Problem(8, [(1, 1)]))
