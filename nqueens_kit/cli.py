@@ -141,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from . import cli_bench
 
-    cli_bench.register(sub, _Parser)
+    cli_bench.register(sub)
     return parser
 
 

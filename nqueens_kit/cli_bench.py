@@ -2,10 +2,11 @@
 
 ::
 
-    nqueens-kit bench --out results.csv [--n 4:64:4 | --n 4,8,16] [--methods sat,ilp,construct]
+    nqueens-kit bench --out results.csv [--n 4:64:4 | --n 4,8,16] [--methods sat,ilp,construct,backtrack]
                       [--encodings pairwise,sequential] [--formulations lines] [--solvers pycosat,cbc,...]
-                      [--place-random K [--seed S]] [--repeat 3] [--timeout 30] [--plot timing.png]
-                      [--resume | --force] [--skip-after-timeout] [--quiet]
+                      [--settings tuned,default] [--place-random K [--instances K] [--seed S]] [--repeat 3]
+                      [--timeout 30] [--plot timing.png] [--resume | --force] [--skip-after-timeout]
+                      [--max-runs N] [--quiet]
     nqueens-kit plot results.csv -o fig.png|fig.svg [--kind time|size|build-solve] [--metric total|solve|build]
     nqueens-kit report results.csv -o report/
 """
@@ -15,64 +16,46 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 
 from .errors import InputError
+from .limits import check_time_limit
 
-EXIT_OK, EXIT_NO, EXIT_INTERRUPTED = 0, 1, 130
+EXIT_OK, EXIT_NO = 0, 1
 PLOT_KINDS = ("time", "size", "build-solve")
 
 
-def _positive_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not (value > 0 and value != float("inf")):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
-    return value
-
-
-def _whole(minimum: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = minimum - 1
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be a whole number of at least {minimum}, not {text!r}")
-        return value
-
-    return parse
-
-
-def register(sub: argparse._SubParsersAction, parser_class: type[argparse.ArgumentParser]) -> None:
+def register(sub: argparse._SubParsersAction) -> None:
     """Add the bench, plot and report subcommands to the ``nqueens-kit`` parser."""
-    from .timing import DEFAULT_NS, DEFAULT_REPEAT, DEFAULT_TIMEOUT
+    from .bench import DEFAULT_NS, DEFAULT_REPEAT, DEFAULT_TIMEOUT, MAX_RUNS
 
     p = sub.add_parser(
         "bench", help="time SAT against ILP over a range of n (a CSV row per run, optional plot)",
         description="Time each configuration (method x encoding/formulation x solver) at each n, every run in "
                     "its own process with a wall-clock limit.  Rows are written to the CSV as runs finish, so an "
                     "interrupted sweep continues with --resume.",
-        epilog="Default sweep: n = 4..64 step 4; SAT pairwise and sequential with pycosat; ILP lines with CBC; "
-               f"{DEFAULT_REPEAT} repeats; {DEFAULT_TIMEOUT:g} s limit per run.",
+        epilog="Default sweep: n = 4..64 step 4; SAT pairwise and sequential with pycosat; ILP lines with CBC "
+               f"(tuned settings); {DEFAULT_REPEAT} repeats; {DEFAULT_TIMEOUT:g} s limit per run.",
     )
     p.add_argument("--n", dest="ns", default=DEFAULT_NS, metavar="SIZES",
                    help=f"board sizes: a list 4,8,16 or START:STOP[:STEP] with STOP included (default {DEFAULT_NS})")
-    p.add_argument("--methods", default="sat,ilp", help="comma-separated: sat, ilp, construct (default sat,ilp)")
+    p.add_argument("--methods", default="sat,ilp", help="comma-separated: sat, ilp, construct, backtrack "
+                                                        "(default sat,ilp)")
     p.add_argument("--encodings", default=None, help="SAT encodings (default pairwise,sequential)")
     p.add_argument("--formulations", default=None, help="ILP formulations (default lines)")
     p.add_argument("--solvers", default=None,
                    help="SAT and ILP solvers, each used with its own method (default pycosat and cbc); "
                         "see 'nqueens-kit solvers'")
-    p.add_argument("--place-random", type=_whole(0), default=0, metavar="K",
+    p.add_argument("--settings", default=None,
+                   help="ILP solver settings to compare: tuned (default), default, or tuned,default")
+    p.add_argument("--place-random", default="0", metavar="K",
                    help="pre-place K random non-attacking queens (completion instances; needs every n > K)")
-    p.add_argument("--seed", type=int, default=None, metavar="S", help="seed of --place-random (default 0)")
-    p.add_argument("--repeat", type=_whole(1), default=DEFAULT_REPEAT, metavar="R",
-                   help=f"runs per configuration and n (default {DEFAULT_REPEAT})")
-    p.add_argument("--timeout", type=_positive_seconds, default=DEFAULT_TIMEOUT, metavar="S",
+    p.add_argument("--instances", default="1", metavar="K",
+                   help="with --place-random: K different random instances per n, each run --repeat times")
+    p.add_argument("--seed", default=None, metavar="S", help="seed of --place-random (default 0)")
+    p.add_argument("--repeat", default=str(DEFAULT_REPEAT), metavar="R",
+                   help=f"runs per configuration and instance (default {DEFAULT_REPEAT})")
+    p.add_argument("--timeout", default=str(DEFAULT_TIMEOUT), metavar="S",
                    help=f"wall-clock limit per run in seconds (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--out", required=True, metavar="FILE.csv", help="results file (one row per run)")
     p.add_argument("--plot", metavar="FILE", help="also draw time against n to FILE.png or FILE.svg")
@@ -81,6 +64,8 @@ def register(sub: argparse._SubParsersAction, parser_class: type[argparse.Argume
     again.add_argument("--force", action="store_true", help="overwrite an existing --out file")
     p.add_argument("--skip-after-timeout", action="store_true",
                    help="once a configuration times out, record larger n for it as skipped")
+    p.add_argument("--max-runs", default=str(MAX_RUNS), metavar="N",
+                   help=f"refuse sweeps of more runs than this (default {MAX_RUNS:,})")
     p.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     p.set_defaults(func=cmd_bench)
 
@@ -100,7 +85,16 @@ def register(sub: argparse._SubParsersAction, parser_class: type[argparse.Argume
     p.set_defaults(func=cmd_report)
 
 
-def _check_figure_path(path: str) -> None:
+def _whole(text: str, what: str, minimum: int) -> int:
+    from .board import whole_number
+
+    value = whole_number(text)
+    if value is None or value < minimum:
+        raise InputError(f"{what} must be a whole number of at least {minimum}, not {str(text)[:40]!r}")
+    return value
+
+
+def check_figure_path(path: str) -> None:
     """Refuse a figure path before a long sweep rather than after it."""
     from .plots import FIGURE_SUFFIXES
 
@@ -113,14 +107,16 @@ def _check_figure_path(path: str) -> None:
 
 def _bench_command(args: argparse.Namespace, resume: bool = False) -> str:
     """The bench command line rebuilt from the parsed options (the same however the CLI was called)."""
-    from .timing import command_line
+    from .bench import command_line
 
     words = ["bench", "--n", args.ns, "--methods", args.methods]
-    for option in ("encodings", "formulations", "solvers"):
+    for option in ("encodings", "formulations", "solvers", "settings"):
         if getattr(args, option) is not None:
             words += [f"--{option}", getattr(args, option)]
     if args.place_random:
         words += ["--place-random", str(args.place_random), "--seed", str(args.seed or 0)]
+        if args.instances > 1:
+            words += ["--instances", str(args.instances)]
     words += ["--repeat", str(args.repeat), "--timeout", f"{args.timeout:g}", "--out", args.out]
     if args.plot:
         words += ["--plot", args.plot]
@@ -136,32 +132,41 @@ def _bench_command(args: argparse.Namespace, resume: bool = False) -> str:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from .timing import SweepInterrupted, check_output, make_configs, parse_ns, run_sweep
+    from .bench import SweepInterrupted, check_available, check_output, make_configs, parse_ns, run_sweep
 
     ns = parse_ns(args.ns)
-    if args.seed is not None and not args.place_random:
-        raise InputError("--seed chooses the --place-random instances; add --place-random K or drop --seed")
+    args.place_random = _whole(args.place_random, "--place-random", 0)
+    args.instances = _whole(args.instances, "--instances", 1)
+    args.repeat = _whole(args.repeat, "--repeat", 1)
+    args.max_runs = _whole(args.max_runs, "--max-runs", 1)
+    args.timeout = check_time_limit(args.timeout, "--timeout")
+    if args.seed is not None:
+        if not args.place_random:
+            raise InputError("--seed chooses the --place-random instances; add --place-random K or drop --seed")
+        args.seed = _whole(args.seed, "--seed", 0)
     if args.plot:
-        _check_figure_path(args.plot)
-    configs = make_configs(args.methods, args.encodings, args.formulations, args.solvers)
+        check_figure_path(args.plot)
+    configs = make_configs(args.methods, args.encodings, args.formulations, args.solvers, args.settings)
+    check_available(configs)
     check_output(args.out, args.resume, args.force)
-    total = len(configs) * len(ns) * args.repeat
+    total = len(configs) * len(ns) * args.repeat * args.instances
     if not args.quiet:
-        print(f"timing {len(configs)} configurations x {len(ns)} sizes x {args.repeat} repeats = {total} runs "
-              f"(limit {args.timeout:g} s each) -> {args.out}", file=sys.stderr)
+        instances = f" x {args.instances} instances" if args.instances > 1 else ""
+        print(f"timing {len(configs)} configurations x {len(ns)} sizes{instances} x {args.repeat} repeats = "
+              f"{total} runs (limit {args.timeout:g} s each) -> {args.out}", file=sys.stderr)
     try:
         rows = run_sweep(configs, ns, repeat=args.repeat, timeout=args.timeout, out=args.out,
                          progress=not args.quiet, place_random=args.place_random, seed=args.seed or 0,
                          resume=args.resume, force=args.force, skip_after_timeout=args.skip_after_timeout,
-                         command=_bench_command(args))
+                         command=_bench_command(args), instances=args.instances, max_runs=args.max_runs)
     except SweepInterrupted as stop:
         print(f"nqueens-kit: interrupted; {len(stop.rows)} finished runs are saved in {args.out}. "
               f"Continue with: {_bench_command(args, resume=True)}", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return stop.code
     counts = Counter(row["status"] for row in rows)
     unverified = sum(1 for row in rows if row["status"] == "solved" and not row["verified"])
     if not args.quiet:
-        parts = ", ".join(f"{counts[s]} {s}" for s in ("solved", "infeasible", "timeout", "skipped", "error")
+        parts = ", ".join(f"{counts[s]} {s}" for s in ("solved", "infeasible", "timeout", "memout", "skipped", "error")
                           if counts[s])
         print(f"{len(rows)} rows in {args.out} ({parts}); environment in {args.out}.meta.json", file=sys.stderr)
         if counts["error"]:
@@ -178,10 +183,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_plot(args: argparse.Namespace) -> int:
+    from .bench import read_results
     from .plots import plot_build_solve, plot_size, plot_time, save_figure
-    from .timing import read_results
 
-    _check_figure_path(args.output)
+    check_figure_path(args.output)
     rows = read_results(args.csv)
     if not rows:
         raise InputError(f"{args.csv} holds no results yet; run nqueens-kit bench first")
@@ -200,5 +205,5 @@ def cmd_report(args: argparse.Namespace) -> int:
     from .report import write_report
 
     page = write_report(args.csv, args.output, title=args.title)
-    print(f"wrote {page} (and index.html, plots) ", file=sys.stderr)
+    print(f"wrote {page} (and index.html, plots)", file=sys.stderr)
     return EXIT_OK

@@ -203,7 +203,7 @@ class ChildRun:
     startup: float = 0.0
     cpu: float | None = None
     peak_rss_mb: float | None = None
-    children_peak_rss_mb: float | None = None
+    tree_peak_rss_mb: float | None = None
     error: str = ""
     error_type: str = ""
     kit_error: str | None = None
@@ -235,7 +235,8 @@ def can_fork() -> bool:
 def run_in_child(fn: Callable[..., Any], args: tuple[Any, ...] = (), *, time_limit: float | None = None,
                  fresh: bool = False, clock_from_ready: bool = False, auto_ready: bool = True,
                  on_message: Callable[[Any], None] | None = None, memory_limit: int | None = None,
-                 grace: float = GRACE_SECONDS, stop: Callable[[], bool] | None = None) -> ChildRun:
+                 grace: float = GRACE_SECONDS, stop: Callable[[], bool] | None = None,
+                 watch_memory: bool = False) -> ChildRun:
     """Run ``fn(*args)`` in a child process and wait for it at most ``time_limit`` seconds (+ ``grace``).
 
     ``fresh``: a new interpreter rather than a fork (``fn`` and ``args`` must then be picklable; the job's
@@ -243,6 +244,8 @@ def run_in_child(fn: Callable[..., Any], args: tuple[Any, ...] = (), *, time_lim
     :func:`ready` rather than from its start.  ``on_message`` receives every :func:`report` message as it
     arrives.  ``memory_limit`` (bytes) caps the child's memory growth.  ``stop`` is polled about ten times a
     second; when it returns True the child is stopped and the run ends as ``timeout`` (a Stop button).
+    ``watch_memory`` samples the resident memory of the child and every process below it (solver
+    executables included) about twenty times a second into ``tree_peak_rss_mb`` (Linux).
     Ctrl-C (KeyboardInterrupt) in the caller stops the child and its solvers, then propagates.
     """
     fresh = fresh or not can_fork()
@@ -250,7 +253,7 @@ def run_in_child(fn: Callable[..., Any], args: tuple[Any, ...] = (), *, time_lim
     process: _Child | None = None
     try:
         process = _Child.start(fn, args, scratch, fresh, memory_limit, auto_ready)
-        return process.wait(time_limit, clock_from_ready, on_message, grace, stop)
+        return process.wait(time_limit, clock_from_ready, on_message, grace, stop, watch_memory)
     finally:
         if process is not None:
             process.kill()
@@ -265,7 +268,6 @@ class _Child:
         self.started = time.monotonic()
         self.reaped = False
         self.cpu_total: float | None = None
-        self.children_rss: float | None = None
         self.exit_status: int | None = None
 
     @classmethod
@@ -320,8 +322,9 @@ class _Child:
         return cls(pid, Connection(read_fd, writable=False), scratch, None)
 
     def wait(self, time_limit: float | None, clock_from_ready: bool, on_message: Callable[[Any], None] | None,
-             grace: float, stop: Callable[[], bool] | None) -> ChildRun:
+             grace: float, stop: Callable[[], bool] | None, watch_memory: bool = False) -> ChildRun:
         run = ChildRun("failed")
+        tree_peak = 0.0
         ready_at: float | None = None
         cpu_at_ready = 0.0
         clock = self.started
@@ -334,6 +337,9 @@ class _Child:
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
             if stop is not None:
                 wait = 0.1 if wait is None else min(wait, 0.1)
+            if watch_memory:
+                tree_peak = max(tree_peak, _tree_rss_mb(self.pid))
+                wait = 0.05 if wait is None else min(wait, 0.05)
             try:
                 has_message = self.conn.poll(wait)
             except (OSError, EOFError):
@@ -379,7 +385,8 @@ class _Child:
         self.kill()
         if self.cpu_total is not None:
             run.cpu = max(0.0, self.cpu_total - cpu_at_ready)
-        run.children_peak_rss_mb = self.children_rss
+        if watch_memory:
+            run.tree_peak_rss_mb = round(max(tree_peak, run.peak_rss_mb or 0.0), 1)
         if run.status == "failed":
             run.log_tail = self.log_tail()
         return run
@@ -451,6 +458,24 @@ def _kill_tree(pid: int) -> None:
         pass  # the group is already gone
 
 
+def _tree_rss_mb(pid: int) -> float:
+    """Resident memory of ``pid`` and every process below it, in MB (0 where /proc cannot tell)."""
+    total = 0
+    for member in [pid, *_descendants(pid)]:
+        try:
+            with open(f"/proc/{member}/statm", "rb") as statm:
+                total += int(statm.read().split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    return round(total * _PAGE_MB, 1)
+
+
+try:
+    _PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 1024 / 1024
+except (ValueError, OSError, AttributeError):  # pragma: no cover
+    _PAGE_MB = 4096 / 1024 / 1024
+
+
 def _descendants(pid: int) -> list[int]:
     """Processes below ``pid`` (children of children ...), from /proc; empty where /proc is missing."""
     try:
@@ -478,4 +503,7 @@ def _descendants(pid: int) -> list[int]:
 
 
 if __name__ == "__main__":
-    _fresh_main()
+    # Run as the package's module, not as __main__: the job's report() and ready() use that module's channel.
+    from nqueens_kit import isolate as _module
+
+    _module._fresh_main()

@@ -333,13 +333,13 @@ def _prepare(problem: ProblemLike, method: str | Method | None, variant: str | N
     return problem, chosen, choice, limit
 
 
-def _solve_job(problem: Problem, choice: Choice, limit: float | None) -> SolveResult:
+def _solve_job(problem: Problem, choice: Choice, limit: float | None, explain: bool = True) -> SolveResult:
     deadline = None if limit is None else time.monotonic() + limit
     chosen = get_method(choice.method)
     result = chosen.solve_here(problem, choice, deadline)
     if result.status == Status.TIMEOUT and limit is not None:
         result.message = result.message.replace("the time limit", f"the time limit of {limit:g} s", 1)
-    if result.status == Status.INFEASIBLE and problem.preplaced and chosen.honours_preplaced:
+    if explain and result.status == Status.INFEASIBLE and problem.preplaced and chosen.honours_preplaced:
         result.core = minimal_core(problem, choice, deadline)
         if result.core is not None and len(problem.preplaced) > 1:
             cells = " ".join(f"{r},{c}" for r, c in result.core)
@@ -378,8 +378,12 @@ def minimal_core(problem: Problem, choice: Choice, deadline: float | None = None
 
 def solve(problem: ProblemLike, method: str | Method | None = None, variant: str | None = None,
           solver: str | None = None, *, time_limit: Any = None, settings: str | None = None,
-          isolated: bool | None = None, max_memory: Any = None, stop: Callable[[], bool] | None = None) -> SolveResult:
+          isolated: bool | None = None, max_memory: Any = None, stop: Callable[[], bool] | None = None,
+          explain: bool = True) -> SolveResult:
     """Solve ``problem`` with a method (see the module docstring); returns a verified :class:`SolveResult`.
+
+    ``explain``: for an infeasible completion, also find a minimal impossible subset of the pre-placed
+    queens (``result.core``; one extra solve per pre-placed queen; the timing harness turns it off).
 
     ``isolated`` (default: when there is a time limit or a ``stop`` callback) runs the whole job in a child
     process; the command line always isolates, so Ctrl-C stops any solver at once.  ``isolated=False`` with a
@@ -390,8 +394,8 @@ def solve(problem: ProblemLike, method: str | Method | None = None, variant: str
     if isolated is None:
         isolated = limit is not None or stop is not None
     if not isolated:  # the limit then binds only the solvers that stop themselves (not pycosat)
-        return _solve_job(problem, choice, limit)
-    run = isolate.run_in_child(_solve_job, (problem, choice, limit), time_limit=limit, stop=stop)
+        return _solve_job(problem, choice, limit, explain)
+    run = isolate.run_in_child(_solve_job, (problem, choice, limit, explain), time_limit=limit, stop=stop)
     if run.status == "done":
         return run.value
     if run.status == "failed":

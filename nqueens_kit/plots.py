@@ -7,7 +7,7 @@ Inside:
 - :func:`draw_gallery`: many boards in a grid (e.g. the 12 fundamental solutions of n = 8).
 - :func:`heatmap`: a value per cell (an LP relaxation's fractional queens) with a colour bar.
 - :func:`plot_time`, :func:`plot_size`, :func:`plot_build_solve`: the results of a timing sweep
-  (rows from :func:`nqueens_kit.timing.run_sweep` or :func:`nqueens_kit.timing.read_results`).
+  (rows from :func:`nqueens_kit.bench.run_sweep` or :func:`nqueens_kit.bench.read_results`).
 - :func:`save_figure`: PNG, SVG or PDF by the file's suffix.
 
 Figures are made with ``plt.subplots`` and closed at once, so nothing pops up and nothing accumulates:
@@ -308,7 +308,7 @@ def _short(value: float) -> str:
 
 
 def _summary(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    from .timing import summarise
+    from .bench.summary import summarise
 
     if not rows:
         raise InputError("no results to plot: the sweep has no rows")

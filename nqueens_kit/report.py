@@ -101,7 +101,7 @@ def medians_table(rows: Iterable[Mapping[str, Any]], metric: str = "total") -> t
     A cell reads ``> 30 s`` when half or more of its runs hit the time limit, and notes any runs that
     timed out, failed or did not verify.
     """
-    from .timing import summarise
+    from .bench.summary import summarise
 
     labels, ns, cells = _grid(summarise(rows))
     body = [[str(n), *(_cell(cells.get((label, n)), metric) for label in labels)] for n in ns]
@@ -183,7 +183,7 @@ def _notes(rows: Sequence[Mapping[str, Any]], summary: Sequence[Mapping[str, Any
 
 
 def _label(row: Mapping[str, Any]) -> str:
-    from .timing import Config
+    from .bench.config import Config
 
     return Config.from_row(row).label
 
@@ -273,7 +273,7 @@ def _ns_text(ns: Sequence[int]) -> str:
 def report_blocks(rows: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | None, csv_name: str,
                   title: str | None = None, images: Sequence[str] = ()) -> list[Block]:
     """The report's content, independent of the output format."""
-    from .timing import summarise
+    from .bench.summary import summarise
 
     summary = summarise(rows)
     labels, ns, _cells = _grid(summary)
@@ -388,7 +388,7 @@ def write_report(csv_path: str | os.PathLike[str], out_dir: str | os.PathLike[st
     replaced, since they are derived from the CSV.
     """
     from .plots import plot_build_solve, plot_size, plot_time, save_figure
-    from .timing import read_meta, read_results
+    from .bench.results import read_meta, read_results
 
     rows = read_results(csv_path)
     if not rows:

@@ -835,7 +835,7 @@ REDRAW_SECONDS = 0.4
 def timing_choices() -> list[tuple[str, str]]:
     """``(label, spec)`` for every configuration the timing explorer offers with the solvers installed here.
 
-    A spec is what :meth:`nqueens_kit.timing.Config.parse` reads: ``sat:pairwise:pycosat``,
+    A spec is what :meth:`nqueens_kit.bench.Config.parse` reads: ``sat:pairwise:pycosat``,
     ``ilp:lines:cbc``, ``construct``.
     """
     choices = [(f"SAT {name} (pycosat)", f"sat:{name}:{DEFAULT_SAT_SOLVER}") for name in ENCODINGS]
@@ -902,7 +902,7 @@ class TimingExplorer(_Messages, widgets.VBox):
     def run(self) -> list[dict[str, Any]]:
         """Run the sweep through the timing harness, redrawing the plot as rows arrive; returns the rows."""
         from .plots import plot_time
-        from .timing import Config, run_sweep
+        from .bench import Config, run_sweep
 
         specs = list(self.configs.value)
         if not specs:
@@ -960,7 +960,7 @@ class TimingExplorer(_Messages, widgets.VBox):
 def timing_explorer(specs: Sequence[str] | None = None, ns: tuple[int, int] = (4, 16), step: int = 4) -> TimingExplorer:
     """The timing explorer: pick methods and a range of n, press Run, watch the plot grow.
 
-    Every run goes through :func:`nqueens_kit.timing.run_sweep` (a fresh process per run, with the time
+    Every run goes through :func:`nqueens_kit.bench.run_sweep` (a fresh process per run, with the time
     limit); the progress bar and the line beside it follow the runs, and the plot is redrawn as rows arrive.
 
     >>> app = timing_explorer(["sat:pairwise:pycosat"], ns=(4, 6), step=1)

@@ -10,7 +10,7 @@ import pytest
 from nqueens_kit.cli import main
 from nqueens_kit.errors import InputError
 from nqueens_kit.report import medians_table, to_html, to_markdown, write_report
-from nqueens_kit.timing import COLUMNS, Config, meta_path, read_results, run_sweep
+from nqueens_kit.bench import COLUMNS, Config, meta_path, read_results, run_sweep
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -25,7 +25,7 @@ def cli(capsys, *args):
 def sweep(tmp_path_factory):
     """A real tiny sweep on disk, with its sidecar."""
     out = tmp_path_factory.mktemp("sweep") / "results.csv"
-    run_sweep([Config("sat", encoding="pairwise", solver="pycosat"), Config("construct")], [4, 5, 6], repeat=2,
+    run_sweep([Config("sat", "pairwise", "pycosat"), Config("construct")], [4, 5, 6], repeat=2,
               timeout=60, out=out, progress=False, command="nqueens-kit bench --n 4:6 ...")
     return out
 
@@ -60,11 +60,22 @@ def test_report_files_and_medians_table(sweep, tmp_path):
     assert html.startswith("<!DOCTYPE html>") and "<table>" in html and 'src="time.png"' in html
 
 
+def _seconds(cell: str) -> float:
+    value, unit = cell.split()[:2]
+    return float(value) * {"µs": 1e-6, "ms": 1e-3, "s": 1.0}[unit]
+
+
 def test_medians_match_the_rows(sweep):
-    header, body = medians_table(read_results(sweep))
+    rows = read_results(sweep)
+    header, body = medians_table(rows)
     assert header == ["n", "SAT pairwise/pycosat", "construct"]
     assert [line[0] for line in body] == ["4", "5", "6"]
-    assert all(cell.endswith(("µs", "ms", " s")) and float(cell.split()[0]) > 0 for line in body for cell in line[1:])
+    for line in body:
+        for label, cell in zip(header[1:], line[1:]):
+            method = "sat" if label.startswith("SAT") else "construct"
+            times = sorted(r["total_seconds"] for r in rows if r["n"] == int(line[0]) and r["method"] == method)
+            expected = (times[0] + times[1]) / 2  # two repeats: the median is their mean
+            assert _seconds(cell) == pytest.approx(expected, rel=0.06, abs=2e-6), (line[0], label, cell)
 
 
 def synthetic(tmp_path):

@@ -13,16 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from nqueens_kit import timing
+from nqueens_kit.bench import worker
 from nqueens_kit.board import attacks
 from nqueens_kit.cli import main
 from nqueens_kit.cnf import predicted_size
 from nqueens_kit.errors import InputError, SolverNotAvailable
 from nqueens_kit.solvers import SAT_SOLVERS
-from nqueens_kit.timing import (
+from nqueens_kit.bench import (
     COLUMNS,
     Config,
     SweepInterrupted,
+    check_available,
     make_configs,
     meta_path,
     parse_ns,
@@ -33,32 +34,13 @@ from nqueens_kit.timing import (
     summarise,
 )
 
+from . import fake_jobs
 from .conftest import need
 
-TINY = [Config("sat", encoding="pairwise", solver="pycosat"), Config("construct")]
+TINY = [Config("sat", "pairwise", "pycosat"), Config("construct")]
 REQUIRED = ["n", "method", "encoding", "formulation", "solver", "repeat", "status", "variables", "clauses",
             "constraints", "build_seconds", "solve_seconds", "total_seconds", "peak_rss_mb", "verified",
             "preplaced", "seed", "message"]
-
-# Stand-in workers: each announces itself like the real one, then misbehaves in one chosen way.
-SLEEPER = f"""
-import subprocess, sys, time
-print({timing._READY!r}, flush=True)
-child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-open(sys.argv[1], "w").write(f"{{child.pid}}")
-time.sleep(60)
-"""
-ABORTER = f"""
-import os
-print({timing._READY!r}, flush=True)
-os.abort()
-"""
-QUITTER = "import sys; sys.exit(3)"
-
-
-def fake(script: str, *args: str) -> list[str]:
-    return [sys.executable, "-c", script, *args]
-
 
 def cli(capsys, *args):
     code = main([str(a) for a in args])
@@ -134,8 +116,9 @@ def test_config_errors_are_one_line(kwargs, fragment):
 
 def test_missing_solver_refused_before_the_sweep(monkeypatch, capsys, tmp_path):
     monkeypatch.setattr(SAT_SOLVERS["minisat"], "available", lambda: False)
+    configs = make_configs("sat", solvers="minisat")  # naming it probes nothing
     with pytest.raises(SolverNotAvailable):
-        make_configs("sat", solvers="minisat")
+        check_available(configs)
     code, _, err = cli(capsys, "bench", "--n", "4", "--methods", "sat", "--solvers", "minisat",
                        "--out", tmp_path / "r.csv")
     assert code == 2 and err.count("\n") == 1 and "minisat" in err and "apt-get install minisat" in err
@@ -151,7 +134,7 @@ def test_ilp_solvers_are_routed_to_ilp(monkeypatch):
     assert [c.label for c in configs] == ["SAT pairwise/pycosat", "ILP lines/cbc", "ILP pairwise/cbc"]
     assert [c.label for c in make_configs("ilp")] == ["ILP lines/cbc"]
     with pytest.raises(SolverNotAvailable, match="pip install highspy"):
-        make_configs("ilp", solvers="highs")
+        check_available(make_configs("ilp", solvers="highs"))
     with pytest.raises(InputError, match="unknown formulation"):
         make_configs("ilp", formulations="rows")
     with pytest.raises(InputError, match="pycosat is a SAT solver"):
@@ -159,7 +142,9 @@ def test_ilp_solvers_are_routed_to_ilp(monkeypatch):
 
 
 def test_config_parse():
-    assert Config.parse("sat:sequential") == Config("sat", encoding="sequential", solver="pycosat")
+    assert Config.parse("sat:sequential") == Config("sat", "sequential", "pycosat")
+    assert Config.parse("ilp:lines:cbc:default") == Config("ilp", "lines", "cbc", "default")
+    assert Config.parse("ilp:lines").label == "ILP lines/cbc" and Config.parse("backtrack") == Config("backtrack")
     assert Config.parse("construct") == Config("construct")
     with pytest.raises(InputError):
         Config.parse("sat::pycosat")
@@ -279,12 +264,8 @@ def test_ctrl_c_on_the_command_line(tmp_path):
 
 def test_timeout_row_kills_the_worker_and_its_solver(monkeypatch, tmp_path):
     pid_file = tmp_path / "child.pid"
-    real = timing.worker_command
-
-    def command(spec):
-        return fake(SLEEPER, str(pid_file)) if spec["n"] == 5 else real(spec)
-
-    monkeypatch.setattr(timing, "worker_command", command)
+    monkeypatch.setenv(fake_jobs.PID_FILE_ENV, str(pid_file))
+    monkeypatch.setattr(worker, "run_job", fake_jobs.sleeper)
     rows = run_sweep([TINY[0]], [4, 5, 6], repeat=1, timeout=0.5, out=tmp_path / "r.csv", progress=False)
     assert [r["status"] for r in rows] == ["solved", "timeout", "solved"]
     timed = rows[1]
@@ -296,27 +277,22 @@ def test_timeout_row_kills_the_worker_and_its_solver(monkeypatch, tmp_path):
     assert gone(child), "the solver process the worker started outlived the time limit"
 
 
-def test_skip_after_timeout(monkeypatch, tmp_path):
-    real = timing.worker_command
-    monkeypatch.setattr(timing, "worker_command",
-                        lambda spec: fake(SLEEPER, str(tmp_path / "pid")) if spec["n"] >= 5 else real(spec))
+def test_skip_after_timeout(monkeypatch):
+    monkeypatch.setattr(worker, "run_job", fake_jobs.sleeper_from_5)
     rows = run_sweep(TINY[:1], [4, 5, 6, 7], repeat=1, timeout=0.3, progress=False, skip_after_timeout=True)
     assert [r["status"] for r in rows] == ["solved", "timeout", "skipped", "skipped"]
     assert "timed out at n = 5" in rows[2]["message"]
 
 
 def test_crashing_worker_is_an_error_row(monkeypatch):
-    real = timing.worker_command
-    monkeypatch.setattr(timing, "worker_command",
-                        lambda spec: fake(ABORTER) if spec["n"] == 4 else fake(QUITTER) if spec["n"] == 5
-                        else real(spec))
+    monkeypatch.setattr(worker, "run_job", fake_jobs.aborter_4_quitter_5)
     rows = run_sweep(TINY[:1], [4, 5, 6], repeat=1, timeout=30, progress=False)
     assert [r["status"] for r in rows] == ["error", "error", "solved"]
     assert "SIGABRT" in rows[0]["message"] and "status 3" in rows[1]["message"]
 
 
 def test_exception_in_the_solver_is_an_error_row():
-    rows = run_sweep([Config("sat", encoding="no-such-encoding", solver="pycosat"), Config("construct")], [4],
+    rows = run_sweep([Config("sat", "no-such-encoding", "pycosat"), Config("construct")], [4],
                      repeat=1, progress=False)
     assert [r["status"] for r in rows] == ["error", "solved"]
     assert rows[0]["message"].startswith("InputError: unknown encoding")
@@ -324,11 +300,11 @@ def test_exception_in_the_solver_is_an_error_row():
 
 def test_resume_retries_errors(monkeypatch, tmp_path):
     out = tmp_path / "r.csv"
-    real = timing.worker_command
-    monkeypatch.setattr(timing, "worker_command", lambda spec: fake(QUITTER) if spec["n"] == 5 else real(spec))
+    real = worker.run_job
+    monkeypatch.setattr(worker, "run_job", fake_jobs.quitter_5)
     run_sweep(TINY[:1], [4, 5], repeat=1, out=out, progress=False)
     assert [r["status"] for r in read_results(out)] == ["solved", "error"]
-    monkeypatch.setattr(timing, "worker_command", real)
+    monkeypatch.setattr(worker, "run_job", real)
     run_sweep(TINY[:1], [4, 5], repeat=1, out=out, progress=False, resume=True)
     assert [r["status"] for r in read_results(out)] == ["solved", "solved"]
 
@@ -339,8 +315,8 @@ def test_resume_retries_errors(monkeypatch, tmp_path):
 def test_random_preplacement_is_reproducible_and_non_attacking():
     for n in range(2, 21):
         for k in range(n):
-            placed = random_preplacement(n, k, seed=11, repeat=2)
-            assert placed == random_preplacement(n, k, seed=11, repeat=2) and len(placed) == k
+            placed = random_preplacement(n, k, seed=11, instance=2)
+            assert placed == random_preplacement(n, k, seed=11, instance=2) and len(placed) == k
             assert len(set(placed)) == k and all(1 <= r <= n and 1 <= c <= n for r, c in placed)
             assert not any(attacks(a, b) for a in placed for b in placed)
     assert len({random_preplacement(16, 4, seed=s) for s in range(10)}) > 1
@@ -366,7 +342,7 @@ def test_place_random_sweep_is_fair_and_reproducible():
 def test_place_random_limits(capsys, tmp_path):
     with pytest.raises(InputError, match="smallest n is 4"):
         run_sweep(TINY[:1], [4, 8], place_random=4, progress=False)
-    with pytest.raises(InputError, match="construction cannot honour"):
+    with pytest.raises(InputError, match="construct method cannot honour"):
         run_sweep(TINY, [8], place_random=2, progress=False)
     code, _, err = cli(capsys, "bench", "--n", "4", "--methods", "sat", "--seed", "3", "--out", tmp_path / "r.csv")
     assert code == 2 and "--place-random" in err
@@ -414,9 +390,7 @@ def test_ilp_rows_when_the_module_exists():
         assert (row["method"], row["formulation"], row["solver"]) == ("ilp", "lines", "cbc")
 
 
-def test_worker_entry_point_refuses_other_use():
-    proc = subprocess.run([sys.executable, "-m", "nqueens_kit.timing"], capture_output=True, text=True)
-    assert proc.returncode == 2 and "--worker" in proc.stderr
+def test_bench_help_shows_no_internals():
     help_text = subprocess.run([sys.executable, "-m", "nqueens_kit", "bench", "--help"], capture_output=True,
                                text=True).stdout
     assert "--worker" not in help_text and "--out" in help_text

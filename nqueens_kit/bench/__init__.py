@@ -1,0 +1,35 @@
+"""The timing harness: sweeps over n that time SAT against ILP, every run in its own process.
+
+Along its jobs:
+
+- :mod:`.config`: what is timed (:class:`Config`: method, variant, solver, settings; :func:`make_configs`,
+  :func:`parse_ns`, and :func:`check_available`, the one explicit look at what is installed);
+- :mod:`.instances`: which boards (plain, or random completion instances, the same on every machine);
+- :mod:`.worker`: one run in a fresh interpreter through :mod:`nqueens_kit.isolate`, with wall, CPU, solver
+  and start-up time and the peak memory of the process tree;
+- :mod:`.results`: the crash-safe, locked results CSV and its sidecar, read back safely;
+- :mod:`.summary`: medians, quartiles and PAR-2 per configuration and n (timeouts are censored data);
+- :mod:`.environment`: the machine and the versions, recorded beside the results;
+- :mod:`.sweep`: the plan of runs and :func:`run_sweep`, resumable after Ctrl-C or a crash.
+
+>>> rows = run_sweep(make_configs("sat,construct", encodings="pairwise"), [4, 5], repeat=1, progress=False)
+>>> [(row["method"], row["n"], row["status"]) for row in rows]
+[('sat', 4, 'solved'), ('construct', 4, 'solved'), ('sat', 5, 'solved'), ('construct', 5, 'solved')]
+"""
+
+from __future__ import annotations
+
+from .config import DEFAULT_NS, Config, check_available, make_configs, parse_ns
+from .environment import command_line, environment
+from .instances import random_preplacement
+from .results import COLUMNS, meta_path, read_meta, read_results
+from .summary import par2, summarise
+from .sweep import DEFAULT_REPEAT, DEFAULT_TIMEOUT, MAX_RUNS, SweepInterrupted, check_output, plan_runs, row_key, run_sweep
+from .worker import run_worker
+
+__all__ = [
+    "COLUMNS", "DEFAULT_NS", "DEFAULT_REPEAT", "DEFAULT_TIMEOUT", "MAX_RUNS", "Config", "SweepInterrupted",
+    "check_available", "check_output", "command_line", "environment", "make_configs", "meta_path", "par2",
+    "parse_ns", "plan_runs", "random_preplacement", "read_meta", "read_results", "row_key", "run_sweep",
+    "run_worker", "summarise",
+]

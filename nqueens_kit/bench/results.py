@@ -1,0 +1,282 @@
+"""The results file: one CSV row per run, written so that nothing is lost, and read back safely.
+
+- :data:`COLUMNS` and :func:`read_results` (typed rows: numbers as numbers, ``verified`` as bool, empty
+  cells as None); :func:`meta_path`, :func:`read_meta`, :func:`write_meta` for the sidecar JSON.
+- :class:`ResultsFile`: the CSV being written.  It takes a lock for the whole sweep (a second bench on the
+  same file is refused with one line), writes through symbolic links and refuses anything that is not a
+  regular file (a device, a folder), writes each row in one piece and syncs it, and on a failed write
+  (a full disk) cuts the file back to the last complete row and stops with one line.
+
+>>> typed({"n": "8", "method": "sat", "repeat": "1", "status": "solved", "total_seconds": "0.5",
+...        "verified": "true"})["verified"]
+True
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+import tempfile
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import IO, Any
+
+from ..board import MAX_N
+from ..errors import InputError
+from ..results import Status
+
+COLUMNS = (
+    "n", "method", "encoding", "formulation", "solver", "repeat", "status",
+    "variables", "clauses", "constraints", "build_seconds", "solve_seconds", "total_seconds",
+    "peak_rss_mb", "verified", "place_random", "preplaced", "seed", "time_limit", "message",
+    "instance", "settings", "solver_seconds", "cpu_seconds", "startup_seconds",
+)
+#: Columns an older results file may lack (they were added later); read as empty.
+LATER_COLUMNS = ("instance", "settings", "solver_seconds", "cpu_seconds", "startup_seconds")
+INT_COLUMNS = ("n", "repeat", "variables", "clauses", "constraints", "place_random", "seed", "instance")
+FLOAT_COLUMNS = ("build_seconds", "solve_seconds", "total_seconds", "peak_rss_mb", "time_limit",
+                 "solver_seconds", "cpu_seconds", "startup_seconds")
+REQUIRED = ("n", "method", "repeat", "status", "total_seconds")
+#: Rows a resumed sweep keeps; ``error`` and ``skipped`` rows are run again.
+DONE_STATUSES = (Status.SOLVED, Status.INFEASIBLE, Status.TIMEOUT, Status.MEMOUT)
+
+
+def meta_path(csv_path: str | os.PathLike[str]) -> Path:
+    """Where the sidecar JSON of a results CSV lives: ``results.csv.meta.json``."""
+    path = Path(csv_path)
+    return path.with_name(path.name + ".meta.json")
+
+
+def read_meta(csv_path: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The sidecar of a results CSV, or None if there is none, it is unreadable, or it is not an object."""
+    try:
+        data = json.loads(meta_path(csv_path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def write_meta(csv_path: str | os.PathLike[str], data: Mapping[str, Any]) -> None:
+    """Replace the sidecar in one step (a crash leaves the old one or the new one)."""
+    path = meta_path(csv_path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def csv_value(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:.6g}" if abs(value) >= 1e-3 or value == 0 else f"{value:.3e}"
+    if isinstance(value, dict):
+        return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return value
+
+
+def row_text(row: Mapping[str, Any]) -> str:
+    """One row as CSV text with its line ending."""
+    buffer = io.StringIO()
+    csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n").writerow(
+        {k: csv_value(row.get(k)) for k in COLUMNS})
+    return buffer.getvalue()
+
+
+def target(path: str | os.PathLike[str]) -> Path:
+    """The file a results path really names: symbolic links followed; folders and devices refused."""
+    path = Path(path)
+    real = Path(os.path.realpath(path))
+    if real.is_dir():
+        raise InputError(f"{path} is a folder; give a file name for the results, e.g. {path / 'results.csv'}")
+    if real.exists() and not real.is_file():
+        raise InputError(f"{path} is not a regular file (a device or a pipe?); give a file name for the results")
+    if not real.parent.is_dir():
+        raise InputError(f"cannot write {path}: the folder {real.parent} does not exist")
+    return real
+
+
+class ResultsFile:
+    """The CSV being written, locked for the sweep; see the module docstring."""
+
+    def __init__(self, path: str | os.PathLike[str], kept: Iterable[Mapping[str, Any]] = (),
+                 lock: Lock | None = None) -> None:
+        self.shown = Path(path)
+        self.path = target(path)
+        self.lock = lock or Lock(self.path)
+        try:
+            self._start(kept)
+        except BaseException:
+            self.lock.release()
+            raise
+        self.handle: IO[str] | None = open(self.path, "a", encoding="utf-8", newline="")  # noqa: SIM115
+
+    def _start(self, kept: Iterable[Mapping[str, Any]]) -> None:
+        """Write the header and the kept rows to a new file that replaces the old one in one step."""
+        text = row_text(dict(zip(COLUMNS, COLUMNS, strict=True))) + "".join(row_text(row) for row in kept)
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a results file gets the usual mode
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+                out.write(text)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            raise InputError(f"cannot write {self.shown}: {exc.strerror or exc}; choose another output file") from None
+
+    def write(self, row: Mapping[str, Any]) -> None:
+        """Append one row in one piece; on failure cut back to the last whole row and raise one line."""
+        assert self.handle is not None
+        text = row_text(row)
+        good = self.handle.tell()
+        try:
+            self.handle.write(text)
+            self.handle.flush()
+            os.fsync(self.handle.fileno())
+        except OSError as exc:
+            try:
+                self.handle.close()
+                os.truncate(self.path, good)
+            except OSError:
+                pass
+            self.handle = None
+            raise InputError(f"cannot write to {self.shown}: {exc.strerror or exc}; every row before this one "
+                             "is saved (resume with --resume when there is room)") from None
+
+    def close(self) -> None:
+        if self.handle is not None:
+            try:
+                self.handle.close()
+            except OSError:
+                pass
+            self.handle = None
+        self.lock.release()
+
+
+class Lock:
+    """An exclusive lock on ``.NAME.lock`` beside the results file, held while a sweep writes it."""
+
+    def __init__(self, path: Path) -> None:
+        self.file = path.with_name(f".{path.name}.lock")
+        self.handle: IO[str] | None = None
+        try:
+            import fcntl
+        except ImportError:  # no advisory locks here (Windows): carry on without
+            return
+        try:
+            handle = open(self.file, "a+", encoding="utf-8")  # noqa: SIM115
+        except OSError as exc:
+            raise InputError(f"cannot lock {path}: {exc.strerror or exc}") from None
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.seek(0)
+            holder = handle.read().strip()
+            handle.close()
+            raise InputError(f"{path} is being written by another nqueens-kit bench"
+                             f"{f' (process {holder})' if holder else ''}; wait for it or choose another --out") from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(str(os.getpid()))
+        handle.flush()
+        self.handle = handle
+
+    def release(self) -> None:
+        if self.handle is not None:
+            try:
+                self.handle.close()
+                self.file.unlink(missing_ok=True)
+            except OSError:
+                pass
+            self.handle = None
+
+
+# ------------------------------------------------------------------------------------------ reading
+
+
+def read_results(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The rows of a results CSV, typed (see :func:`typed`).
+
+    A last line cut short (the machine died mid-write) is ignored; any other malformed line is an
+    :class:`InputError` naming it.
+    """
+    source = Path(path)
+    try:
+        text = source.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"no such results file: {source}") from None
+    except IsADirectoryError:
+        raise InputError(f"{source} is a folder, not a results CSV") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}") from None
+    lines = text.splitlines(keepends=True)
+    if not lines:
+        raise InputError(f"{source} is empty; expected a CSV written by nqueens-kit bench")
+    complete_tail = text.endswith("\n")
+    try:
+        parsed = list(csv.reader(lines))
+    except csv.Error as exc:
+        raise InputError(f"{source} is not a readable CSV ({exc})") from None
+    header = parsed[0]
+    missing = [c for c in REQUIRED if c not in header]
+    if missing:
+        raise InputError(f"{source} is not a results CSV from nqueens-kit bench (no column {missing[0]!r})")
+    rows: list[dict[str, Any]] = []
+    for index, fields in enumerate(parsed[1:], start=2):
+        last = index == len(parsed)
+        if not fields:
+            continue
+        try:
+            if len(fields) != len(header):
+                raise ValueError(f"{len(fields)} fields, the header has {len(header)}")
+            rows.append(typed(dict(zip(header, fields, strict=True))))
+        except ValueError as exc:
+            if last and not complete_tail:
+                break
+            raise InputError(f"{source}, line {index}: {exc}") from None
+    return rows
+
+
+def typed(raw: Mapping[str, str]) -> dict[str, Any]:
+    """A CSV row with numbers as numbers, ``verified`` as bool, empty cells as None; ValueError says what is
+    impossible (an unknown status, a negative or non-finite time, n out of range, a verdict on an unsolved run)."""
+    row: dict[str, Any] = {column: None for column in LATER_COLUMNS}
+    for key, value in raw.items():
+        value = value.strip()
+        if value == "":
+            row[key] = "" if key in ("message", "preplaced") else None
+        elif key in INT_COLUMNS:
+            row[key] = int(value)
+        elif key in FLOAT_COLUMNS:
+            number = float(value)
+            if not math.isfinite(number) or number < 0:
+                raise ValueError(f"{key} must be a finite number of 0 or more, not {value!r}")
+            row[key] = number
+        elif key == "verified":
+            if value not in ("true", "false"):
+                raise ValueError(f"verified must be true or false, not {value!r}")
+            row[key] = value == "true"
+        else:
+            row[key] = value
+    status = row.get("status")
+    if status not in {s.value for s in Status}:
+        raise ValueError(f"unknown status {status!r}; expected one of {', '.join(s.value for s in Status)}")
+    if row.get("n") is None or row.get("repeat") is None:
+        raise ValueError("n and repeat must not be empty")
+    if not 1 <= row["n"] <= MAX_N or row["repeat"] < 1:
+        raise ValueError(f"n must be from 1 to {MAX_N:,} and repeat at least 1, not {row['n']} and {row['repeat']}")
+    if row.get("verified") is not None and status != Status.SOLVED:
+        raise ValueError(f"a {status} run cannot have a verdict on its board")
+    row["place_random"] = row.get("place_random") or 0
+    row["instance"] = row.get("instance") or 1
+    return row

@@ -1,0 +1,109 @@
+"""Summaries of a sweep's rows, as the field reports them: timeouts are censored data, not missing data.
+
+:func:`summarise` groups rows by (configuration, instance family, n) and gives counts by status, medians,
+minimum and maximum of each time, and PAR-2 (the mean time with every unsolved run counted as twice the
+time limit, the SAT competition's score).  A timed-out run is longer than every finished one, so a median
+is None once half or more of the runs timed out.
+
+>>> rows = [{"n": 8, "method": "sat", "encoding": "pairwise", "solver": "pycosat", "repeat": r,
+...          "status": "solved", "total_seconds": t, "build_seconds": 0.0, "solve_seconds": t,
+...          "time_limit": 10.0} for r, t in ((1, 0.3), (2, 0.1), (3, 0.2))]
+>>> s = summarise(rows)[0]
+>>> s["config"], s["runs"], s["total_median"], s["total_min"], s["total_max"], round(s["par2"], 2)
+('SAT pairwise/pycosat', 3, 0.2, 0.1, 0.3, 0.2)
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..results import Status
+from .config import Config, config_order
+
+FINISHED = (Status.SOLVED, Status.INFEASIBLE)
+UNSOLVED = (Status.TIMEOUT, Status.MEMOUT)
+
+
+def par2(times: Iterable[float], unsolved: int, time_limit: float | None) -> float | None:
+    """PAR-2: the mean over all runs, an unsolved run counting as twice the time limit (None without a limit)."""
+    values = list(times)
+    if unsolved and not time_limit:
+        return None
+    total = sum(values) + unsolved * 2 * (time_limit or 0.0)
+    count = len(values) + unsolved
+    return total / count if count else None
+
+
+def summarise(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per (configuration, place_random, n): counts by status and median / min / max of each time.
+
+    Errors and skipped runs count in ``errors`` / ``skipped`` only.
+    """
+    groups: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
+    configs: dict[tuple[Any, ...], Config] = {}
+    for row in rows:
+        config = Config.from_row(row)
+        key = (config.key, int(row.get("place_random") or 0), int(row["n"]))
+        groups.setdefault(key, []).append(row)
+        configs[key] = config
+    summary = []
+    for key in sorted(groups, key=lambda k: (config_order(configs[k]), k[1], k[2])):
+        group = groups[key]
+        config = configs[key]
+        finished = [r for r in group if r["status"] in FINISHED]
+        unsolved = sum(r["status"] in UNSOLVED for r in group)
+        limit = max((r.get("time_limit") or 0 for r in group), default=0) or None
+        entry: dict[str, Any] = {
+            "config": config.label, "method": config.method, "encoding": config.encoding,
+            "formulation": config.formulation, "variant": config.variant, "solver": config.solver,
+            "settings": config.settings, "place_random": key[1], "n": key[2],
+            "runs": len(group), "instances": len({r.get("instance") or 1 for r in group}),
+            "solved": sum(r["status"] == Status.SOLVED for r in group),
+            "infeasible": sum(r["status"] == Status.INFEASIBLE for r in group),
+            "timeouts": sum(r["status"] == Status.TIMEOUT for r in group),
+            "memouts": sum(r["status"] == Status.MEMOUT for r in group),
+            "errors": sum(r["status"] == Status.ERROR for r in group),
+            "skipped": sum(r["status"] == Status.SKIPPED for r in group),
+            "unverified": sum(r["status"] == Status.SOLVED and not r.get("verified") for r in group),
+            "time_limit": limit,
+        }
+        for metric in ("total", "build", "solve", "cpu", "solver"):
+            values = [float(r[f"{metric}_seconds"]) for r in finished if r.get(f"{metric}_seconds") is not None]
+            censored = sorted(values) + [math.inf] * unsolved
+            median = statistics.median(censored) if censored else math.inf
+            entry[f"{metric}_median"] = median if math.isfinite(median) else None
+            entry[f"{metric}_min"] = min(values) if values else None
+            entry[f"{metric}_max"] = max(values) if values else None
+            if metric == "total":
+                entry["total_q1"], entry["total_q3"] = _quartiles(censored)
+        entry["par2"] = par2([float(r.get("total_seconds") or 0.0) for r in finished], unsolved, limit)
+        for column in ("variables", "clauses", "constraints", "peak_rss_mb"):
+            values = [r[column] for r in group if r.get(column) is not None]
+            entry[column] = statistics.median(values) if values else None
+            if column != "peak_rss_mb" and values:
+                entry[column] = int(entry[column])
+        summary.append(entry)
+    return summary
+
+
+def _quartiles(values: list[float]) -> tuple[float | None, float | None]:
+    """First and third quartiles of (censored, sorted) values; None where they are censored."""
+    if not values:
+        return None, None
+    if len(values) == 1:
+        q = values[0]
+        return (q, q) if math.isfinite(q) else (None, None)
+    q1, _, q3 = statistics.quantiles(values, n=4, method="inclusive") if all(map(math.isfinite, values)) else (
+        _censored_quantile(values, 0.25), None, _censored_quantile(values, 0.75))
+    return (q1 if q1 is not None and math.isfinite(q1) else None, q3 if q3 is not None and math.isfinite(q3) else None)
+
+
+def _censored_quantile(values: list[float], q: float) -> float | None:
+    position = q * (len(values) - 1)
+    low, high = values[math.floor(position)], values[math.ceil(position)]
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return None
+    return low + (high - low) * (position - math.floor(position))

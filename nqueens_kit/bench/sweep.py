@@ -1,0 +1,268 @@
+"""A sweep: every (n, instance, repeat, configuration), each run in its own process, each row saved at once.
+
+:func:`plan_runs` lists the runs in order (by n, then instance, then repeat, then configuration, so a slow
+drift of the machine touches every configuration alike); :func:`run_sweep` runs them through
+:func:`~nqueens_kit.bench.worker.run_worker`, writes each row to the results file as soon as it ends, and
+keeps the sidecar up to date.  An existing results file needs ``resume`` (its rows are checked against the
+plan: a row the sweep would not make, a duplicate or an impossible value is refused) or ``force``.
+
+>>> from nqueens_kit.bench import make_configs
+>>> rows = run_sweep(make_configs("sat", encodings="pairwise"), [3, 4], repeat=1, progress=False)
+>>> [(r["n"], r["status"], r["verified"], r["clauses"]) for r in rows]
+[(3, 'infeasible', None, 34), (4, 'solved', True, 84)]
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..board import Cell, verify
+from ..errors import InputError
+from ..limits import check_time_limit
+from ..results import Status
+from . import worker
+from .config import Config, parse_ns
+from .environment import command_line, environment, load_average, now
+from .instances import cells_text, random_preplacement
+from .results import DONE_STATUSES, Lock, ResultsFile, read_meta, read_results, target, write_meta
+
+DEFAULT_REPEAT = 3
+DEFAULT_TIMEOUT = 30.0
+#: A sweep planning more runs than this is refused unless ``max_runs`` is raised.
+MAX_RUNS = 10_000
+
+
+@dataclass(frozen=True)
+class Run:
+    """One planned run: a configuration on one instance of size n, one repeat."""
+
+    config: Config
+    n: int
+    repeat: int
+    instance: int = 1
+    preplaced: tuple[Cell, ...] = ()
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        return (*self.config.key, self.n, self.instance, self.repeat, cells_text(self.preplaced))
+
+    def spec(self) -> dict[str, Any]:
+        return {"method": self.config.method, "variant": self.config.variant, "solver": self.config.solver,
+                "settings": self.config.settings, "n": self.n, "preplaced": [list(c) for c in self.preplaced]}
+
+
+def plan_runs(configs: Sequence[Config], ns: Sequence[int], repeat: int, place_random: int = 0, seed: int = 0,
+              instances: int = 1) -> list[Run]:
+    """Every run of a sweep in order: by n, then instance, then repeat, then configuration."""
+    runs = []
+    for n in ns:
+        for instance in range(1, instances + 1):
+            placed = random_preplacement(n, place_random, seed, instance) if place_random else ()
+            for r in range(1, repeat + 1):
+                runs.extend(Run(config, n, r, instance, placed) for config in configs)
+    return runs
+
+
+def row_key(row: Mapping[str, Any]) -> tuple[Any, ...]:
+    """The identity of a CSV row: configuration, n, instance, repeat and pre-placed queens."""
+    return (*Config.from_row(row).key, int(row["n"]), int(row.get("instance") or 1), int(row["repeat"]),
+            row.get("preplaced") or "")
+
+
+def make_row(run: Run, record: Mapping[str, Any], place_random: int, seed: int,
+             time_limit: float | None) -> dict[str, Any]:
+    """The CSV row of a run from the worker's record; the board is verified here, independently."""
+    queens = [(int(q[0]), int(q[1])) for q in record.get("queens") or ()]
+    status = Status.parse(record.get("status", "error"))
+    verified = verify(run.n, queens, run.preplaced) if status == Status.SOLVED else None
+    config = run.config
+    row: dict[str, Any] = {
+        "n": run.n, "method": config.method, "encoding": config.encoding, "formulation": config.formulation,
+        "solver": config.solver, "settings": config.settings, "repeat": run.repeat, "instance": run.instance,
+        "status": status.value, "verified": verified, "place_random": place_random,
+        "preplaced": cells_text(run.preplaced), "seed": seed if place_random else None, "time_limit": time_limit,
+        "message": " ".join(str(record.get("message") or "").split()),
+    }
+    for column in ("variables", "clauses", "constraints", "build_seconds", "solve_seconds", "total_seconds",
+                   "peak_rss_mb", "solver_seconds", "cpu_seconds", "startup_seconds"):
+        value = record.get(column)
+        row[column] = value if isinstance(value, (int, float)) and math.isfinite(value) else None
+    if status == Status.SOLVED and not verified:
+        row["message"] = (row["message"] + " " if row["message"] else "") + "the board does NOT verify"
+    return row
+
+
+class SweepInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or a signal) during a sweep: every finished run is on disk; ``rows`` holds them."""
+
+    def __init__(self, rows: list[dict[str, Any]], out: Path | None, code: int = 130) -> None:
+        super().__init__("sweep interrupted")
+        self.rows, self.out, self.code = rows, out, code
+
+
+def check_output(out: str | os.PathLike[str] | None, resume: bool = False, force: bool = False) -> Path | None:
+    """The results path, refused (one line) if it is a folder or a device, or exists without ``resume`` or
+    ``force``."""
+    if resume and force:
+        raise InputError("resume and force contradict each other; choose one")
+    if out is None:
+        return None
+    path = target(out)
+    if path.exists() and not (resume or force):
+        raise InputError(f"{out} already exists: resume that sweep (--resume) or start over (--force)")
+    return path
+
+
+def _kept_rows(path: Path, runs: Sequence[Run], timeout: float | None) -> list[dict[str, Any]]:
+    """The rows of a resumed file that still count, after checking every row against the plan."""
+    planned = {run.key for run in runs}
+    seen: set[tuple[Any, ...]] = set()
+    kept = []
+    for line, row in enumerate(read_results(path), start=2):
+        key = row_key(row)
+        if key not in planned:
+            raise InputError(f"{path}, line {line}: this sweep would not make that row ({Config.from_row(row).label}, "
+                             f"n = {row['n']}, repeat {row['repeat']}); resume with the same options, or --force")
+        if key in seen:
+            raise InputError(f"{path}, line {line}: a second row for the same run; the file was edited or "
+                             "merged: fix it, or start over with --force")
+        seen.add(key)
+        if _still_done(row, timeout):
+            kept.append(row)
+    return kept
+
+
+def _still_done(row: Mapping[str, Any], timeout: float | None) -> bool:
+    """Whether a resumed sweep keeps a row: completed, and a timeout only if the limit has not grown."""
+    if row["status"] not in DONE_STATUSES:
+        return False
+    if row["status"] in (Status.TIMEOUT, Status.MEMOUT):
+        limit = row.get("time_limit")
+        return timeout is not None and limit is not None and limit >= timeout
+    return True
+
+
+def _check_plan(config_list: Sequence[Config], sizes: Sequence[int], repeat: int, instances: int,
+                place_random: int, max_runs: int) -> None:
+    for what, value in (("repeat", repeat), ("instances", instances)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise InputError(f"{what} must be a whole number of at least 1, not {value!r}")
+    if place_random:
+        if place_random < 0:
+            raise InputError(f"the number of random queens must be 0 or more, not {place_random}")
+        if place_random >= sizes[0]:
+            raise InputError(f"cannot pre-place {place_random} queens when the smallest n is {sizes[0]}: "
+                             f"completion needs n above {place_random}; start the sizes at {place_random + 1}")
+        for config in config_list:
+            from ..methods import get_method
+
+            if not get_method(config.method).honours_preplaced:
+                raise InputError(f"the {config.method} method cannot honour pre-placed queens; drop it from the "
+                                 "methods or drop the random pre-placement")
+    elif instances > 1:
+        raise InputError("--instances K draws K random completion instances per n; add --place-random K")
+    total = len(config_list) * len(sizes) * repeat * instances
+    if total > max_runs:
+        raise InputError(f"this sweep plans {total:,} runs, more than {max_runs:,}; narrow --n, the methods or the "
+                         f"repeats, or allow it with --max-runs {total}")
+
+
+def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: int = DEFAULT_REPEAT,
+              timeout: float | None = DEFAULT_TIMEOUT, out: str | os.PathLike[str] | None = None,
+              progress: bool = True, on_row: Callable[[dict[str, Any]], None] | None = None, place_random: int = 0,
+              seed: int = 0, resume: bool = False, force: bool = False, skip_after_timeout: bool = False,
+              command: str | None = None, instances: int = 1, max_runs: int = MAX_RUNS,
+              stop: threading.Event | None = None, memory_limit: int | None = None) -> list[dict[str, Any]]:
+    """Run every (n, instance, repeat, configuration) in its own process; return the rows (kept ones included).
+
+    ``out``: a CSV path written row by row (plus its sidecar), or None to keep rows in memory only.
+    ``instances`` K > 1 with ``place_random`` draws K different completion instances per n, each run
+    ``repeat`` times.  ``on_row`` is called with each new row as it is written.  ``stop`` (an Event) ends the
+    sweep after the current run.  Ctrl-C raises :class:`SweepInterrupted` after stopping the current run.
+    """
+    from tqdm.auto import tqdm
+
+    config_list = [c if isinstance(c, Config) else Config.parse(c) for c in configs]
+    if not config_list:
+        raise InputError("give at least one configuration to time")
+    sizes = parse_ns(ns) if isinstance(ns, (str, int)) else parse_ns(list(ns))
+    if not sizes:
+        raise InputError("give at least one board size")
+    timeout = check_time_limit(timeout, "timeout")
+    _check_plan(config_list, sizes, repeat, instances, place_random, max_runs)
+    runs = plan_runs(config_list, sizes, repeat, place_random, seed, instances)
+    path = check_output(out, resume, force)
+    results: ResultsFile | None = None
+    kept: list[dict[str, Any]] = []
+    if path is not None:
+        lock = Lock(path)  # before reading a resumed file, so that two sweeps never interleave
+        try:
+            if resume and path.exists():
+                kept = _kept_rows(path, runs, timeout)
+            results = ResultsFile(path, kept, lock)
+        except BaseException:
+            lock.release()
+            raise
+    done = {row_key(row) for row in kept}
+    timed_out: dict[tuple[str, ...], int] = {}
+    for row in kept:
+        if row["status"] in (Status.TIMEOUT, Status.MEMOUT):
+            key = Config.from_row(row).key
+            timed_out[key] = min(timed_out.get(key, row["n"]), row["n"])
+    meta: dict[str, Any] = {}
+    session: dict[str, Any] = {}
+    if path is not None:
+        previous = read_meta(path) if resume else None
+        meta = previous if previous and kept else environment(config_list)
+        meta["sweep"] = {"configs": [c.label for c in config_list], "ns": sizes, "repeat": repeat,
+                         "instances": instances, "timeout": timeout, "place_random": place_random,
+                         "seed": seed if place_random else None, "skip_after_timeout": skip_after_timeout,
+                         "memory_limit": memory_limit}
+        session = {"started": now(), "command": command or command_line(), "resumed": bool(resume and kept),
+                   "kept_rows": len(kept), "load_average_start": load_average()}
+        meta.setdefault("sessions", []).append(session)
+        write_meta(path, meta)
+    rows = list(kept)
+    todo = [run for run in runs if run.key not in done]
+    bar = tqdm(total=len(runs), initial=len(runs) - len(todo), disable=None if progress else True,
+               unit="run", dynamic_ncols=True, leave=True)
+    new = 0
+    try:
+        for run in todo:
+            if stop is not None and stop.is_set():
+                break
+            bar.set_description(f"{run.config.label} n={run.n} #{run.repeat}", refresh=False)
+            first_timeout = timed_out.get(run.config.key)
+            if skip_after_timeout and first_timeout is not None and run.n > first_timeout:
+                record = {"status": "skipped", "message": f"skipped: this configuration timed out at n = {first_timeout}"}
+            else:
+                record = worker.run_worker(run.spec(), timeout, memory_limit)
+            row = make_row(run, record, place_random, seed, timeout)
+            if row["status"] in (Status.TIMEOUT, Status.MEMOUT):
+                timed_out[run.config.key] = min(timed_out.get(run.config.key, run.n), run.n)
+            if results is not None:
+                results.write(row)
+            rows.append(row)
+            new += 1
+            bar.update(1)
+            if on_row is not None:
+                on_row(row)
+    except KeyboardInterrupt as stop_signal:
+        raise SweepInterrupted(rows, path, getattr(stop_signal, "code", 130)) from None
+    finally:
+        bar.close()
+        if results is not None:
+            results.close()
+            session.update(finished=now(), new_rows=new, complete=new == len(todo),
+                           load_average_end=load_average())
+            try:
+                write_meta(path, meta)  # type: ignore[arg-type]
+            except InputError:
+                pass  # the rows are safe; a sidecar that cannot be updated must not hide them
+    return rows

@@ -1,0 +1,48 @@
+"""Stand-in jobs for the timing harness's worker: each says it is ready like the real one, then misbehaves
+in one chosen way.  They live in a module so that a fresh child process can import them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+from nqueens_kit import isolate
+from nqueens_kit.bench import worker
+
+PID_FILE_ENV = "NQUEENS_KIT_TEST_PID_FILE"
+
+
+def sleeper(spec, time_limit):
+    """Starts a solver-like child process, writes its pid, and never answers."""
+    if spec["n"] != 5:
+        return worker.run_job(spec, time_limit)
+    isolate.ready()
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    with open(os.environ[PID_FILE_ENV], "w", encoding="ascii") as out:
+        out.write(str(child.pid))
+    time.sleep(60)
+
+
+def sleeper_from_5(spec, time_limit):
+    if spec["n"] < 5:
+        return worker.run_job(spec, time_limit)
+    isolate.ready()
+    time.sleep(60)
+
+
+def aborter_4_quitter_5(spec, time_limit):
+    if spec["n"] == 4:
+        isolate.ready()
+        os.abort()
+    if spec["n"] == 5:
+        sys.stdout.flush()
+        os._exit(3)
+    return worker.run_job(spec, time_limit)
+
+
+def quitter_5(spec, time_limit):
+    if spec["n"] == 5:
+        os._exit(3)
+    return worker.run_job(spec, time_limit)
