@@ -273,7 +273,7 @@ def test_timing_explorer_refuses_what_it_cannot_do() -> None:
     app.repeat.value = 1
     app.placed.value = 2
     app.run()
-    assert "construction cannot honour pre-placed queens" in app.message_text
+    assert "construct method cannot honour pre-placed queens" in app.message_text
 
 
 def test_timing_choices_include_ilp_when_installed() -> None:
