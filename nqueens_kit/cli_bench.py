@@ -133,6 +133,7 @@ def _bench_command(args: argparse.Namespace, resume: bool = False) -> str:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import SweepInterrupted, check_available, check_output, make_configs, parse_ns, run_sweep
+    from .bench.sweep import check_run_count
 
     ns = parse_ns(args.ns)
     args.place_random = _whole(args.place_random, "--place-random", 0)
@@ -150,6 +151,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     check_available(configs)
     check_output(args.out, args.resume, args.force)
     total = len(configs) * len(ns) * args.repeat * args.instances
+    check_run_count(total, args.max_runs)
     if not args.quiet:
         instances = f" x {args.instances} instances" if args.instances > 1 else ""
         print(f"timing {len(configs)} configurations x {len(ns)} sizes{instances} x {args.repeat} repeats = "

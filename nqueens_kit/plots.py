@@ -324,6 +324,18 @@ def _by_config(summary: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[s
     return groups
 
 
+def _log_scale_if_positive(ax: Axes, axis: str, empty: str) -> None:
+    """A log scale on ``axis`` when something positive is drawn on it; otherwise a note says why it is empty."""
+    values = []
+    for line in ax.get_lines():
+        data = line.get_ydata() if axis == "y" else line.get_xdata()
+        values += [float(v) for v in data if isinstance(v, (int, float)) and math.isfinite(v) and v > 0]
+    if values:
+        (ax.set_yscale if axis == "y" else ax.set_xscale)("log")
+    else:
+        ax.text(0.5, 0.5, empty, transform=ax.transAxes, ha="center", va="center", color="0.4")
+
+
 def _positive(values: Iterable[float | None]) -> list[float]:
     """Values for a log axis: missing and non-positive ones become NaN (a gap) rather than warnings."""
     return [v if v is not None and v > 0 else math.nan for v in values]
@@ -370,7 +382,7 @@ def plot_time(
         ax.axhline(limit, color="0.4", linestyle="--", linewidth=1)
         handles.append(Line2D([], [], color="0.3", linestyle="--", marker="x", markersize=8, markeredgewidth=2))
         labels.append(f"time limit ({limit:g} s): x = timed out")
-    ax.set_yscale("log")
+    _log_scale_if_positive(ax, "y", "no finished run took a measurable time")
     ax.set_xlabel("n (board size)")
     what = {"total": "build + solve", "solve": "solve", "build": "build"}[metric]
     ax.set_ylabel(f"{what} time, seconds" + (f"\n(median of {repeats}; band: min–max)" if repeats > 1 else ""))
@@ -380,6 +392,19 @@ def plot_time(
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_title(title or f"Time against board size ({what})", fontsize=11)
     return fig
+
+
+#: Closed-form size curves are drawn up to this n (each point costs O(n); larger runs still show as dots).
+CURVE_MAX_N = 5000
+
+
+def _curve_points(low: int, high: int, count: int = 160) -> list[int]:
+    """About ``count`` whole numbers from low to high, evenly spread on a log axis (all of them if fewer)."""
+    low = max(1, low)
+    if high - low <= count:
+        return list(range(low, high + 1))
+    ratio = (high / low) ** (1 / (count - 1))
+    return sorted({min(high, round(low * ratio**i)) for i in range(count)} | {low, high})
 
 
 def plot_size(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Figure:
@@ -409,7 +434,7 @@ def plot_size(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Fi
     axes_by = dict(zip(panels, axes[0]))
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     ns_all = sorted({e["n"] for e in summary})
-    dense = list(range(max(1, ns_all[0]), ns_all[-1] + 1))
+    dense = _curve_points(ns_all[0], min(ns_all[-1], CURVE_MAX_N))
     for i, ((encoding, k), entries) in enumerate(sorted(sat.items())):
         colour = colours[i % len(colours)]
         by_n = {}
@@ -441,7 +466,7 @@ def plot_size(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Fi
     ticks = [t for t in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024) if ns_all[0] <= t <= ns_all[-1]]
     for panel, ax in axes_by.items():
         ax.set_xscale("log")
-        ax.set_yscale("log")
+        _log_scale_if_positive(ax, "y", f"no row has a positive number of {panel}")
         # Plain numbers rather than 4×10⁰: the axes are read by students, not typeset for a paper.
         ax.set_xticks(sorted({ns_all[0], *ticks, ns_all[-1]}))
         ax.xaxis.set_major_formatter(plain)

@@ -145,9 +145,10 @@ def _size_table(summary: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[l
             if entry is None:
                 line.append("")
             elif what == "sat":
-                line.append(f"{entry['variables']:,} / {entry['clauses']:,}" if entry["clauses"] else "")
+                line.append(f"{entry['variables']:,} / {entry['clauses']:,}"
+                            if entry["clauses"] is not None and entry["variables"] is not None else "")
             else:
-                line.append(f"{entry['constraints']:,}" if entry["constraints"] else "")
+                line.append(f"{entry['constraints']:,}" if entry["constraints"] is not None else "")
         body.append(line)
     return ["n", *(c[0] for c in columns)], body
 
@@ -228,28 +229,34 @@ def _memory_table(summary: Sequence[Mapping[str, Any]]) -> tuple[list[str], list
 def _environment_blocks(meta: Mapping[str, Any] | None, csv_name: str) -> list[Block]:
     if not meta:
         return [("p", f"No sidecar ({csv_name}.meta.json) was found, so the machine and versions are unknown.")]
-    machine = meta.get("machine", {})
-    python = meta.get("python", {})
+    machine = _mapping(meta.get("machine"))
+    python = _mapping(meta.get("python"))
     items = [
         f"Machine: {machine.get('cpu', '?')}, {machine.get('cpu_count', '?')} logical CPUs, "
         f"{machine.get('memory_gb', '?')} GB memory; {machine.get('platform', '?')}",
         f"Python {python.get('version', '?')} ({python.get('implementation', '?')})",
     ]
-    packages = ", ".join(f"{name} {version}" for name, version in (meta.get("packages") or {}).items() if version)
+    packages = ", ".join(f"{name} {version}" for name, version in _mapping(meta.get("packages")).items() if version)
     if packages:
         items.append(f"Packages: {packages}")
     solvers = ", ".join(f"{name}: {version or 'version unknown'}"
-                        for name, version in (meta.get("solvers") or {}).items())
+                        for name, version in _mapping(meta.get("solvers")).items())
     if solvers:
         items.append(f"Solvers: {solvers}")
-    sweep = meta.get("sweep") or {}
+    sweep = _mapping(meta.get("sweep"))
     if sweep:
-        limit = f"limit {sweep['timeout']:g} s per run" if sweep.get("timeout") else "no time limit"
-        items.append(f"Sweep: n = {_ns_text(sweep.get('ns') or [])}; {sweep.get('repeat')} repeats; {limit}"
+        timeout = sweep.get("timeout")
+        limit = f"limit {timeout:g} s per run" if isinstance(timeout, (int, float)) and timeout else "no time limit"
+        ns = sweep.get("ns")
+        ns = [n for n in ns if isinstance(n, int)] if isinstance(ns, list) else []
+        items.append(f"Sweep: n = {_ns_text(ns)}; {sweep.get('repeat')} repeats; {limit}"
                      + (f"; {sweep['place_random']} random pre-placed queens, seed {sweep.get('seed')}"
                         if sweep.get("place_random") else ""))
     blocks: list[Block] = [("ul", items)]
-    for session in meta.get("sessions") or []:
+    sessions = meta.get("sessions")
+    for session in sessions if isinstance(sessions, list) else []:
+        if not isinstance(session, Mapping):
+            continue
         when = session.get("started", "?")
         how = "resumed" if session.get("resumed") else "started"
         text = f"Sweep {how} {when}" + (f", finished {session['finished']}" if session.get("finished") else "")
@@ -259,6 +266,11 @@ def _environment_blocks(meta: Mapping[str, Any] | None, csv_name: str) -> list[B
         if session.get("command"):
             blocks.append(("code", session["command"]))
     return blocks
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    """A sidecar field as a mapping; a hand-edited or damaged one (a list, a number) reads as empty."""
+    return value if isinstance(value, Mapping) else {}
 
 
 def _ns_text(ns: Sequence[int]) -> str:

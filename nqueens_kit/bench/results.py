@@ -116,7 +116,11 @@ class ResultsFile:
         except BaseException:
             self.lock.release()
             raise
-        self.handle: IO[str] | None = open(self.path, "a", encoding="utf-8", newline="")  # noqa: SIM115
+        try:
+            self.fd: int | None = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        except OSError as exc:
+            self.lock.release()
+            raise InputError(f"cannot write {self.shown}: {exc.strerror or exc}") from None
 
     def _start(self, kept: Iterable[Mapping[str, Any]]) -> None:
         """Write the header and the kept rows to a new file that replaces the old one in one step."""
@@ -135,31 +139,32 @@ class ResultsFile:
             raise InputError(f"cannot write {self.shown}: {exc.strerror or exc}; choose another output file") from None
 
     def write(self, row: Mapping[str, Any]) -> None:
-        """Append one row in one piece; on failure cut back to the last whole row and raise one line."""
-        assert self.handle is not None
-        text = row_text(row)
-        good = self.handle.tell()
+        """Append one row in one piece (no buffering: every byte goes straight to the file), synced; on
+        failure cut back to the last whole row and raise one line."""
+        assert self.fd is not None
+        data = row_text(row).encode("utf-8")
+        good = os.lseek(self.fd, 0, os.SEEK_END)
         try:
-            self.handle.write(text)
-            self.handle.flush()
-            os.fsync(self.handle.fileno())
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.fd, view):]
+            os.fsync(self.fd)
         except OSError as exc:
             try:
-                self.handle.close()
-                os.truncate(self.path, good)
+                os.ftruncate(self.fd, good)
             except OSError:
                 pass
-            self.handle = None
+            self.close()
             raise InputError(f"cannot write to {self.shown}: {exc.strerror or exc}; every row before this one "
                              "is saved (resume with --resume when there is room)") from None
 
     def close(self) -> None:
-        if self.handle is not None:
+        if self.fd is not None:
             try:
-                self.handle.close()
+                os.close(self.fd)
             except OSError:
                 pass
-            self.handle = None
+            self.fd = None
         self.lock.release()
 
 

@@ -167,7 +167,11 @@ def _check_plan(config_list: Sequence[Config], sizes: Sequence[int], repeat: int
                                  "methods or drop the random pre-placement")
     elif instances > 1:
         raise InputError("--instances K draws K random completion instances per n; add --place-random K")
-    total = len(config_list) * len(sizes) * repeat * instances
+    check_run_count(len(config_list) * len(sizes) * repeat * instances, max_runs)
+
+
+def check_run_count(total: int, max_runs: int = MAX_RUNS) -> None:
+    """Refuse (one line) a sweep of more runs than ``max_runs``."""
     if total > max_runs:
         raise InputError(f"this sweep plans {total:,} runs, more than {max_runs:,}; narrow --n, the methods or the "
                          f"repeats, or allow it with --max-runs {total}")
