@@ -15,8 +15,11 @@ JUPYTER_ROOT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 run: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(JUPYTER_ROOT) $(JUPYTER_ARGS)
 
+# Lint, type-check, then every test (two processes; a notebook's cells stay together in one).
 test: $(STAMP) system-packages
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/ruff check --no-cache nqueens_kit tests benchmarks
+	$(BIN)/mypy --cache-dir=/dev/null nqueens_kit
+	$(BIN)/python -m pytest -n auto --dist loadfile $(PYTEST_ARGS)
 
 app: $(STAMP)
 	$(BIN)/voila notebooks/06-playground.ipynb --no-browser $(VOILA_ARGS)
@@ -48,4 +51,4 @@ system-packages:
 	fi
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) .venv-* build dist *.egg-info .pytest_cache

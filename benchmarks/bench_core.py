@@ -137,7 +137,7 @@ def main() -> None:
     counter = median_time(lambda: count_backtrack(n), max(repeat, 3))
     row(f"count n = {n} by bitmask backtracking (ground truth)", counter, None)
     for encoding in ENCODINGS:
-        kit = median_time(lambda: count_solutions(n, encoding), repeat)
+        kit = median_time(lambda encoding=encoding: count_solutions(n, encoding), repeat)
         row(f"count n = {n} by SAT, {encoding}, pycosat", kit, counter, base_name="backtracking")
     try:
         import pysat  # noqa: F401

@@ -11,6 +11,7 @@
     nqueens-kit decode SOLVER_OUTPUT --n N [--json]
     nqueens-kit lp N [--formulation NAME] [--place R,C ...] -o FILE.lp|FILE.mps
     nqueens-kit solvers [--json]
+    nqueens-kit notebooks DEST [--force]
     nqueens-kit bench ... | plot ... | report ...
 
 Every solve and count runs in a child process (:mod:`nqueens_kit.isolate`), so ``--time-limit`` bounds the
@@ -134,6 +135,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-memory", default=None, metavar="SIZE", help="refuse models larger than this")
     _add_common(p, json_flag=False)
     p.set_defaults(func=cmd_lp)
+
+    p = sub.add_parser("notebooks", help="copy the notebooks (chapters and their data) into a folder")
+    p.add_argument("dest", metavar="DEST", help="folder to copy them into (made if needed)")
+    p.add_argument("--force", action="store_true", help="overwrite notebooks already there")
+    p.set_defaults(func=cmd_notebooks)
 
     p = sub.add_parser("solvers", help="list the SAT and ILP solvers and whether they are installed")
     _add_common(p, place=False)
@@ -468,6 +474,16 @@ def cmd_lp(args: argparse.Namespace) -> int:
                "use a smaller n", args.max_memory)
     path = export_model(problem, form, args.output)
     print(f"wrote {path} ({problem.describe()}, {form.name} formulation)", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_notebooks(args: argparse.Namespace) -> int:
+    from .bundle import copy_notebooks
+
+    written = copy_notebooks(args.dest, force=args.force)
+    chapters = sum(1 for path in written if path.suffix == ".ipynb")
+    print(f"copied {chapters} notebooks and {len(written) - chapters} other files to {args.dest}; open them with: "
+          f"jupyter lab {args.dest}", file=sys.stderr)
     return EXIT_OK
 
 

@@ -109,9 +109,17 @@ def _ticks(n: int) -> list[int]:
     return [1, *range(step, n + 1, step)]
 
 
+def _figure(ax: Axes) -> Figure:
+    """The figure an axes is drawn on (matplotlib types it as Figure or SubFigure)."""
+    fig = ax.figure
+    while not isinstance(fig, Figure):
+        fig = fig.figure
+    return fig
+
+
 def _cell_points(ax: Axes, n: int) -> float:
     """The side of one square in points, from the axes' size on its figure."""
-    fig = ax.figure
+    fig = _figure(ax)
     box = ax.get_position()
     side_inches = min(box.width * fig.get_figwidth(), box.height * fig.get_figheight())
     return side_inches * 72.0 / n
@@ -156,7 +164,7 @@ def draw_board(
     if ax is None:
         fig, ax = plt.subplots(figsize=board_figsize(n), layout="constrained")
         plt.close(fig)
-    fig = ax.figure
+    fig = _figure(ax)
 
     checker = [[(r + c) % 2 for c in range(n)] for r in range(n)]
     ax.imshow(checker, cmap=ListedColormap([LIGHT, DARK]), vmin=0, vmax=1,
@@ -167,7 +175,7 @@ def draw_board(
 
     if highlight:
         colours = highlight if isinstance(highlight, Mapping) else dict.fromkeys(highlight, HIGHLIGHT_COLOUR)
-        for (r, c), colour in zip(_cells(n, colours.keys(), "highlight"), colours.values()):
+        for (r, c), colour in zip(_cells(n, colours.keys(), "highlight"), colours.values(), strict=True):
             ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, facecolor=colour, edgecolor="none",
                                    alpha=0.65, zorder=1))
 
@@ -180,14 +188,14 @@ def draw_board(
             ax.add_collection(LineCollection(clashes, colors=ATTACK_COLOUR, linewidths=2.5, zorder=3))
 
     cell_pt = _cell_points(ax, n)
-    colours = [PREPLACED_COLOUR if q in fixed else QUEEN_COLOUR for q in everyone]
+    queen_colours = [PREPLACED_COLOUR if q in fixed else QUEEN_COLOUR for q in everyone]
     if n <= GLYPH_LIMIT and cell_pt >= 5 and _glyph_available():
-        for (r, c), colour in zip(everyone, colours):
+        for (r, c), colour in zip(everyone, queen_colours, strict=True):
             ax.text(c, r, QUEEN_GLYPH, ha="center", va="center", color=colour, fontfamily=GLYPH_FONT,
                     fontsize=0.92 * cell_pt, zorder=4)
     elif everyone:
         ax.scatter([c for _, c in everyone], [r for r, _ in everyone], s=max(1.0, (0.6 * cell_pt) ** 2),
-                   c=colours, marker="o", linewidths=0, zorder=4)
+                   c=queen_colours, marker="o", linewidths=0, zorder=4)
 
     if labels:
         ticks = _ticks(n)
@@ -259,7 +267,7 @@ def heatmap(
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise InputError(f"board size must be a whole number of at least 1, not {n!r}")
     grid = [[0.0] * n for _ in range(n)]
-    for (r, c), value in zip(_cells(n, values.keys(), "heatmap"), values.values()):
+    for (r, c), value in zip(_cells(n, values.keys(), "heatmap"), values.values(), strict=True):
         grid[r - 1][c - 1] = float(value)
     flat = [v for row in grid for v in row]
     vmin, vmax = min(0.0, *flat), max(1.0, *flat)
@@ -267,7 +275,7 @@ def heatmap(
         side = board_figsize(n)[0]
         fig, ax = plt.subplots(figsize=(side + 1.2, side), layout="constrained")
         plt.close(fig)
-    fig = ax.figure
+    fig = _figure(ax)
     image = ax.imshow(grid, cmap=cmap, vmin=vmin, vmax=vmax, extent=(0.5, n + 0.5, n + 0.5, 0.5),
                       interpolation="nearest")
     ax.set_aspect("equal")
@@ -329,7 +337,13 @@ def _log_scale_if_positive(ax: Axes, axis: str, empty: str) -> None:
     values = []
     for line in ax.get_lines():
         data = line.get_ydata() if axis == "y" else line.get_xdata()
-        values += [float(v) for v in data if isinstance(v, (int, float)) and math.isfinite(v) and v > 0]
+        for value in data:  # type: ignore[union-attr]
+            try:
+                number = float(value)  # type: ignore[arg-type]
+            except (TypeError, ValueError):
+                continue
+            if math.isfinite(number) and number > 0:
+                values.append(number)
     if values:
         (ax.set_yscale if axis == "y" else ax.set_xscale)("log")
     else:
@@ -359,7 +373,7 @@ def plot_time(
     if ax is None:
         fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
         plt.close(fig)
-    fig = ax.figure
+    fig = _figure(ax)
     limits = [e["time_limit"] for e in summary if e["timeouts"] and e["time_limit"]]
     repeats = max((e["runs"] for e in summary), default=1)
     for label, entries in _by_config(summary).items():
@@ -431,13 +445,13 @@ def plot_size(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Fi
     fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels), 4.2), layout="constrained",
                              squeeze=False)
     plt.close(fig)
-    axes_by = dict(zip(panels, axes[0]))
+    axes_by = dict(zip(panels, axes[0], strict=True))
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     ns_all = sorted({e["n"] for e in summary})
     dense = _curve_points(ns_all[0], min(ns_all[-1], CURVE_MAX_N))
     for i, ((encoding, k), entries) in enumerate(sorted(sat.items())):
         colour = colours[i % len(colours)]
-        by_n = {}
+        by_n: dict[int, Mapping[str, Any]] = {}
         for e in entries:
             by_n.setdefault(e["n"], e)
         measured = sorted(by_n.values(), key=lambda e: e["n"])
@@ -448,7 +462,7 @@ def plot_size(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Fi
             ax.plot(dense, [size[index] for size in curve], color=colour, linewidth=1.2, label=name)
             points = [(e["n"], e[panel]) for e in measured if e[panel]]
             if points:
-                ax.plot(*zip(*points), linestyle="none", marker="o", markersize=4, color=colour)
+                ax.plot(*zip(*points, strict=True), linestyle="none", marker="o", markersize=4, color=colour)
     for i, (formulation, entries) in enumerate(sorted(ilp.items())):
         colour = colours[(i + len(sat)) % len(colours)]
         by_n = {}
@@ -457,7 +471,7 @@ def plot_size(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Fi
         points = [(e["n"], e["constraints"]) for e in sorted(by_n.values(), key=lambda e: e["n"])
                   if e["constraints"]]
         if points:
-            axes_by["constraints"].plot(*zip(*points), marker="o", markersize=4, color=colour,
+            axes_by["constraints"].plot(*zip(*points, strict=True), marker="o", markersize=4, color=colour,
                                         label=formulation)
     notes = {"variables": "SAT variables (lines: closed form, dots: measured)",
              "clauses": "SAT clauses (lines: closed form, dots: measured)",
@@ -501,11 +515,11 @@ def plot_build_solve(rows: Sequence[Mapping[str, Any]], title: str | None = None
                              squeeze=False)
     plt.close(fig)
     flat = [ax for row in axes for ax in row]
-    for ax, (label, everything) in zip(flat, groups.items()):
+    for ax, (label, everything) in zip(flat, groups.items(), strict=False):
         entries = [e for e in everything if e["build_median"] is not None and e["solve_median"] is not None]
         ns = [e["n"] for e in entries]
         all_ns = [e["n"] for e in everything]
-        gaps = [b - a for a, b in zip(all_ns, all_ns[1:])]
+        gaps = [b - a for a, b in zip(all_ns, all_ns[1:], strict=False)]
         width = 0.8 * (min(gaps) if gaps else 1)
         build = [e["build_median"] for e in entries]
         solve = [e["solve_median"] for e in entries]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import html
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -141,14 +141,14 @@ def _size_table(summary: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[l
     for n in ns:
         line = [str(n)]
         for _heading, what, label in columns:
-            entry = cells.get((label, n))
-            if entry is None:
+            cell = cells.get((label, n))
+            if cell is None:
                 line.append("")
             elif what == "sat":
-                line.append(f"{entry['variables']:,} / {entry['clauses']:,}"
-                            if entry["clauses"] is not None and entry["variables"] is not None else "")
+                line.append(f"{cell['variables']:,} / {cell['clauses']:,}"
+                            if cell["clauses"] is not None and cell["variables"] is not None else "")
             else:
-                line.append(f"{entry['constraints']:,}" if entry["constraints"] is not None else "")
+                line.append(f"{cell['constraints']:,}" if cell["constraints"] is not None else "")
         body.append(line)
     return ["n", *(c[0] for c in columns)], body
 
@@ -276,7 +276,7 @@ def _mapping(value: Any) -> Mapping[str, Any]:
 def _ns_text(ns: Sequence[int]) -> str:
     ns = list(ns)
     if len(ns) >= 3:
-        steps = {b - a for a, b in zip(ns, ns[1:])}
+        steps = {b - a for a, b in zip(ns, ns[1:], strict=False)}
         if len(steps) == 1:
             return f"{ns[0]}, {ns[1]}, ..., {ns[-1]}"
     return ", ".join(map(str, ns))
@@ -399,8 +399,8 @@ def write_report(csv_path: str | os.PathLike[str], out_dir: str | os.PathLike[st
     The folder is created if missing (its parent must exist); files of an earlier report there are
     replaced, since they are derived from the CSV.
     """
-    from .plots import plot_build_solve, plot_size, plot_time, save_figure
     from .bench.results import read_meta, read_results
+    from .plots import plot_build_solve, plot_size, plot_time, save_figure
 
     rows = read_results(csv_path)
     if not rows:
@@ -415,7 +415,8 @@ def write_report(csv_path: str | os.PathLike[str], out_dir: str | os.PathLike[st
     except OSError as exc:
         raise InputError(f"cannot create {folder}: {exc.strerror or exc}") from None
     images = []
-    for (name, _alt, _caption), draw in zip(PLOTS, (plot_time, plot_size, plot_build_solve)):
+    drawings: tuple[Callable[[Sequence[Mapping[str, Any]]], Any], ...] = (plot_time, plot_size, plot_build_solve)
+    for (name, _alt, _caption), draw in zip(PLOTS, drawings, strict=True):
         save_figure(draw(rows), folder / name)
         images.append(name)
     blocks = report_blocks(rows, read_meta(csv_path), Path(csv_path).name, title, images)

@@ -38,7 +38,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from .board import Board, Cell, Problem, attacks, board_lines
-from .cnf import PART_TEXT, build_cnf, predicted_size
+from .cnf import CNF, PART_TEXT, build_cnf, predicted_size
 from .construct import iter_backtrack, solve_construct
 from .encodings import DEFAULT_ENCODING, ENCODINGS
 from .errors import NQueensError
@@ -155,8 +155,8 @@ def board_svg(n: int, queens: Iterable[Cell] = (), preplaced: Iterable[Cell] = (
     >>> svg.count('nqk-cell nqk-highlight'), 'aria-label="3 × 3 board with 0 queens"' in svg
     (3, True)
     """
-    queens = sorted(set(map(tuple, queens)) | set(map(tuple, preplaced)))
-    fixed = set(map(tuple, preplaced))
+    queens = sorted({(r, c) for r, c in queens} | {(r, c) for r, c in preplaced})
+    fixed = {(r, c) for r, c in preplaced}
     marked = set(map(tuple, highlight))
     bad = set(map(tuple, conflicts))
     margin = 0.7 if n <= 16 else 0.0
@@ -523,7 +523,7 @@ class FormulaExplorer(_Messages, widgets.VBox):
         self.clauses = widgets.HTML(value="")
         self.families = widgets.HTML(value="")
         self.message = widgets.HTML(value="")
-        self._cnf = None
+        self._cnf: CNF | None = None
         super().__init__([
             widgets.HBox([self.n, self.encoding, self.line]),
             widgets.HBox([self.board, self.clauses], layout=widgets.Layout(align_items="flex-start",
@@ -603,6 +603,8 @@ class FormulaExplorer(_Messages, widgets.VBox):
 
     def _show_families(self) -> None:
         cnf = self._cnf
+        if cnf is None:
+            return
         n = cnf.n
         top = n * n
         table: dict[str, dict[str, Any]] = {
@@ -901,8 +903,8 @@ class TimingExplorer(_Messages, widgets.VBox):
     @_guarded
     def run(self) -> list[dict[str, Any]]:
         """Run the sweep through the timing harness, redrawing the plot as rows arrive; returns the rows."""
-        from .plots import plot_time
         from .bench import Config, run_sweep
+        from .plots import plot_time
 
         specs = list(self.configs.value)
         if not specs:

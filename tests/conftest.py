@@ -6,12 +6,11 @@
 
 from __future__ import annotations
 
-import os
-from itertools import permutations
-
 import atexit
+import os
 import shutil
 import tempfile
+from itertools import permutations
 
 import pytest
 from hypothesis import settings

@@ -13,12 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from nqueens_kit.bench import worker
-from nqueens_kit.board import attacks
-from nqueens_kit.cli import main
-from nqueens_kit.cnf import predicted_size
-from nqueens_kit.errors import InputError, SolverNotAvailable
-from nqueens_kit.solvers import SAT_SOLVERS
 from nqueens_kit.bench import (
     COLUMNS,
     Config,
@@ -32,7 +26,13 @@ from nqueens_kit.bench import (
     row_key,
     run_sweep,
     summarise,
+    worker,
 )
+from nqueens_kit.board import attacks
+from nqueens_kit.cli import main
+from nqueens_kit.cnf import predicted_size
+from nqueens_kit.errors import InputError, SolverNotAvailable
+from nqueens_kit.solvers import SAT_SOLVERS
 
 from . import fake_jobs
 from .conftest import need

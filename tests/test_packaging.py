@@ -4,9 +4,15 @@ two set-up commands, and CI calling the README's test command."""
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
-import tomllib
+import pytest
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10
+    import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -64,3 +70,56 @@ def test_readme_names_two_setup_commands_and_ci_uses_the_test_one():
 def test_console_script_declared():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert project["scripts"]["nqueens-kit"] == "nqueens_kit.cli:run"
+
+
+def test_one_source_for_the_version(capsys):
+    import importlib.metadata
+
+    import nqueens_kit
+    from nqueens_kit.cli import main
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "nqueens_kit.__version__"}
+    assert importlib.metadata.version("nqueens-kit") == nqueens_kit.__version__
+    assert main(["--version"]) == 0 and capsys.readouterr().out.strip() == f"nqueens-kit {nqueens_kit.__version__}"
+
+
+def test_license_declared_and_shipped():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+
+
+def test_every_package_is_listed():
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "nqueens_kit").rglob("__init__.py")}
+    assert found <= listed, f"packages missing from pyproject.toml: {found - listed}"
+    assert "nqueens_kit._notebooks" in listed
+
+
+@pytest.mark.slow
+def test_sdist_and_wheel_carry_tests_notebooks_and_types(tmp_path):
+    """Build both (the wheel from the sdist, as pip does) and look inside."""
+    import subprocess
+    import sys
+    import tarfile
+    import zipfile
+
+    proc = subprocess.run([sys.executable, "-m", "build", "--outdir", str(tmp_path), str(ROOT)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    (wheel,) = tmp_path.glob("*.whl")
+    (sdist,) = tmp_path.glob("*.tar.gz")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    chapters = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
+    assert {f"nqueens_kit/_notebooks/{name}" for name in chapters} <= names
+    assert {"nqueens_kit/py.typed", "nqueens_kit/data/nqueens_counts.json",
+            "nqueens_kit/_notebooks/data/sweep.csv"} <= names
+    assert any(name.endswith("licenses/LICENSE") for name in names)
+    with tarfile.open(sdist) as archive:
+        members = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    tests = {f"tests/{p.name}" for p in (ROOT / "tests").glob("*.py")}
+    assert tests <= members and "tests/conftest.py" in members
+    assert {f"notebooks/{name}" for name in chapters} <= members and "notebooks/data/sweep.csv" in members
+    assert {"Makefile", "environment.yml", "LICENSE", "README.md", "pyproject.toml"} <= members

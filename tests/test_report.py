@@ -7,10 +7,10 @@ import json
 
 import pytest
 
+from nqueens_kit.bench import COLUMNS, Config, meta_path, read_results, run_sweep
 from nqueens_kit.cli import main
 from nqueens_kit.errors import InputError
 from nqueens_kit.report import medians_table, to_html, to_markdown, write_report
-from nqueens_kit.bench import COLUMNS, Config, meta_path, read_results, run_sweep
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

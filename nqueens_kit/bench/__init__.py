@@ -24,7 +24,16 @@ from .environment import command_line, environment
 from .instances import random_preplacement
 from .results import COLUMNS, meta_path, read_meta, read_results
 from .summary import par2, summarise
-from .sweep import DEFAULT_REPEAT, DEFAULT_TIMEOUT, MAX_RUNS, SweepInterrupted, check_output, plan_runs, row_key, run_sweep
+from .sweep import (
+    DEFAULT_REPEAT,
+    DEFAULT_TIMEOUT,
+    MAX_RUNS,
+    SweepInterrupted,
+    check_output,
+    plan_runs,
+    row_key,
+    run_sweep,
+)
 from .worker import run_worker
 
 __all__ = [

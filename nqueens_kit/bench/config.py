@@ -27,6 +27,8 @@ METHOD_ORDER = ("sat", "ilp", "construct", "backtrack")
 DEFAULT_NS = "4:64:4"
 DEFAULT_METHODS = ("sat", "ilp")
 DEFAULT_VARIANTS = {"sat": ("pairwise", "sequential"), "ilp": ("lines",)}
+#: A sweep names at most this many board sizes.
+MAX_SIZES = 10_000
 
 
 @dataclass(frozen=True)
@@ -131,8 +133,8 @@ def make_configs(methods: str | Iterable[str] = DEFAULT_METHODS, encodings: str 
         raise InputError("solver settings belong to the ilp method; add ilp to the methods or drop --settings")
     routed: dict[str, list[str]] = {"sat": [], "ilp": []}
     for name in _split(solvers) or []:
-        method = next((m for m, table in REGISTRIES.items() if name in table), None)
-        if method is None:
+        found = next((m for m, table in REGISTRIES.items() if name in table), None)
+        if found is None:
             from ..solvers import get_solver
 
             try:
@@ -140,6 +142,8 @@ def make_configs(methods: str | Iterable[str] = DEFAULT_METHODS, encodings: str 
             except InputError:
                 valid = ", ".join(n for table in REGISTRIES.values() for n in table)
                 raise InputError(f"unknown solver {name!r}; valid: {valid}, or a DIMACS solver on PATH") from None
+        else:
+            method = found
         if method not in method_list:
             raise InputError(f"{name} is {'an ILP' if method == 'ilp' else 'a SAT'} solver but {method} is not "
                              f"among the methods ({', '.join(method_list)}); add it or drop the solver")
@@ -149,10 +153,13 @@ def make_configs(methods: str | Iterable[str] = DEFAULT_METHODS, encodings: str 
     configs: list[Config] = []
     for method in sorted(method_list, key=lambda m: METHOD_ORDER.index(m) if m in METHOD_ORDER else 99):
         if method in variants:
-            names = routed[method] or [None]
+            names: list[str | None] = list(routed[method]) or [None]
+            settings_options: list[str | None] = [None]
+            if method == "ilp" and settings_list:
+                settings_options = list(settings_list)
             for variant in variants[method]:
                 for solver in names:
-                    for setting in (settings_list or [None]) if method == "ilp" else [None]:
+                    for setting in settings_options:
                         configs.append(Config.of(_choose(method, variant, solver, setting)))
         else:
             configs.append(Config.of(get_method(method).choose()))
@@ -175,12 +182,15 @@ def parse_ns(text: str | int | Iterable[int]) -> list[int]:
     >>> parse_ns("4:10:3,16")
     [4, 7, 10, 16]
     """
-    if isinstance(text, int) and not isinstance(text, bool):
+    if isinstance(text, bool):
+        return [parse_n(text)]  # a one-line error
+    if isinstance(text, int):
         return [parse_n(text)]
     if not isinstance(text, str):
         return sorted({parse_n(v) for v in text})
     usage = "board sizes are a list like 4,8,16 or a range START:STOP[:STEP] like 4:64:4 (STOP included)"
     sizes: set[int] = set()
+    named = 0
     for item in text.split(","):
         item = item.strip()
         parts = item.split(":")
@@ -195,6 +205,10 @@ def parse_ns(text: str | int | Iterable[int]) -> list[int]:
             assert step is not None
             if step < 1 or stop < start:
                 raise InputError(f"{usage}; in {item!r} STOP must be at least START and STEP at least 1")
+            named += len(range(start, stop + 1, step))
+            if named > MAX_SIZES:
+                raise InputError(f"--n names {named:,} board sizes or more; a sweep takes at most {MAX_SIZES:,} "
+                                 "(use a STEP, e.g. 4:1000:4)")
             sizes.update(range(start, stop + 1, step))
         else:
             raise InputError(f"{usage}, not {text[:40]!r}")

@@ -13,14 +13,14 @@ import platform
 import shlex
 import subprocess
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from ..limits import physical_memory
 from ..solvers import REGISTRIES
-from ..solvers.base import package_version
+from ..solvers.base import Solver, package_version
 from .config import Config
 
 PACKAGES = ("pycosat", "pulp", "cbcbox", "highspy", "python-sat", "matplotlib", "tqdm", "numpy")
@@ -87,7 +87,7 @@ def solver_versions(configs: Iterable[Config]) -> dict[str, str | None]:
     versions: dict[str, str | None] = {}
     for config in configs:
         if config.solver and config.solver not in versions:
-            registry = REGISTRIES.get(config.method, {})
+            registry: Mapping[str, Solver] = REGISTRIES.get(config.method, {})
             solver = registry.get(config.solver)
             if solver is None:
                 from ..solvers import get_solver

@@ -188,8 +188,9 @@ class Lock:
             handle.seek(0)
             holder = handle.read().strip()
             handle.close()
-            raise InputError(f"{path} is being written by another nqueens-kit bench"
-                             f"{f' (process {holder})' if holder else ''}; wait for it or choose another --out") from None
+            who = f" (process {holder})" if holder else ""
+            raise InputError(f"{path} is being written by another nqueens-kit bench{who}; wait for it or choose "
+                             "another --out") from None
         handle.seek(0)
         handle.truncate()
         handle.write(str(os.getpid()))

@@ -60,7 +60,7 @@ class Run:
 def plan_runs(configs: Sequence[Config], ns: Sequence[int], repeat: int, place_random: int = 0, seed: int = 0,
               instances: int = 1) -> list[Run]:
     """Every run of a sweep in order: by n, then instance, then repeat, then configuration."""
-    runs = []
+    runs: list[Run] = []
     for n in ns:
         for instance in range(1, instances + 1):
             placed = random_preplacement(n, place_random, seed, instance) if place_random else ()
@@ -244,7 +244,8 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
             bar.set_description(f"{run.config.label} n={run.n} #{run.repeat}", refresh=False)
             first_timeout = timed_out.get(run.config.key)
             if skip_after_timeout and first_timeout is not None and run.n > first_timeout:
-                record = {"status": "skipped", "message": f"skipped: this configuration timed out at n = {first_timeout}"}
+                record = {"status": "skipped",
+                          "message": f"skipped: this configuration timed out at n = {first_timeout}"}
             else:
                 record = worker.run_worker(run.spec(), timeout, memory_limit)
             row = make_row(run, record, place_random, seed, timeout)

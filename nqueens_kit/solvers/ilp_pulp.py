@@ -115,7 +115,7 @@ def _quiet(factory: Callable[..., Any]) -> Callable[..., Any]:
 def _cbcbox_binary() -> str | None:
     """The CBC executable of the ``cbcbox`` wheel (what ``pulp[cbc]`` installs), if present."""
     try:
-        import cbcbox  # type: ignore[import-not-found]
+        import cbcbox
 
         path = cbcbox.cbc_bin_path()
     except Exception:  # not installed, or a wheel without a binary for this platform

@@ -1,0 +1,42 @@
+"""``nqueens-kit notebooks DEST``: the chapters and their data, copied out of the installation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from nqueens_kit.bundle import copy_notebooks, notebook_files, notebooks_folder
+from nqueens_kit.cli import main
+from nqueens_kit.errors import InputError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_copies_every_chapter_and_its_data(tmp_path, capsys):
+    chapters = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
+    assert len(chapters) >= 6
+    assert main(["notebooks", str(tmp_path / "course")]) == 0
+    assert "copied" in capsys.readouterr().err
+    copied = sorted(p.name for p in (tmp_path / "course").glob("*.ipynb"))
+    assert copied == chapters
+    for name in chapters + ["README.md", "data/sweep.csv", "data/sweep.csv.meta.json"]:
+        assert (tmp_path / "course" / name).read_bytes() == (notebooks_folder() / name).read_bytes()
+
+
+def test_refuses_to_overwrite_without_force(tmp_path, capsys):
+    target = tmp_path / "course"
+    copy_notebooks(target)
+    mine = target / sorted(notebook_files())[0]
+    mine.write_text("my own notes")
+    assert main(["notebooks", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "already exists" in err and "--force" in err
+    assert mine.read_text() == "my own notes"
+    assert main(["notebooks", str(target), "--force"]) == 0 and mine.read_text() != "my own notes"
+
+
+def test_a_file_is_not_a_folder(tmp_path):
+    (tmp_path / "x").write_text("")
+    with pytest.raises(InputError, match="is a file"):
+        copy_notebooks(tmp_path / "x")
