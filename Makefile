@@ -21,8 +21,12 @@ test: $(STAMP) system-packages
 	$(BIN)/mypy --cache-dir=/dev/null nqueens_kit
 	$(BIN)/python -m pytest -n auto --dist loadfile $(PYTEST_ARGS)
 
+# Voila shuts a kernel down when its page closes; a kernel left idle and unconnected (a browser that died)
+# is culled after 10 minutes, so a long lecture day leaves no kernels behind.
+VOILA_CULL := --MappingKernelManager.cull_idle_timeout=600 --MappingKernelManager.cull_interval=60 \
+	--MappingKernelManager.cull_connected=False
 app: $(STAMP)
-	$(BIN)/voila notebooks/06-playground.ipynb --no-browser $(VOILA_ARGS)
+	$(BIN)/voila notebooks/06-playground.ipynb --no-browser $(VOILA_CULL) $(VOILA_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_core.py

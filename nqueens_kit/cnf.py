@@ -29,6 +29,7 @@ from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .board import Board, Problem, parse_n
 from .dimacs import Dimacs, write_dimacs_clauses
@@ -93,6 +94,28 @@ class CNF:
     def groups_of(self, name: str) -> list[ClauseGroup]:
         """The clause groups made for one line, e.g. ``groups_of("row_3")``."""
         return [g for g in self.groups if g.name == name]
+
+    def family_counts(self) -> dict[str, dict[str, int]]:
+        """Per kind of line (``row``, ``col``, ``diag``, ``anti``): how many lines, at-least-one clauses,
+        at-most-one clauses, and helper variables those clauses use; ``placed``: the pre-placed queens' units.
+
+        >>> build_cnf(4).family_counts()["diag"]
+        {'lines': 5, 'alo': 0, 'amo': 14, 'helpers': 0}
+        """
+        top = self.board_vars
+        table: dict[str, dict[str, Any]] = {}
+        for group in self.groups:
+            kind = "placed" if group.part == "placed" else group.name.split("_")[0]
+            row = table.setdefault(kind, {"lines": set(), "alo": 0, "amo": 0, "placed": 0, "helpers": set()})
+            row["lines"].add(group.name)
+            row[group.part] += len(group)
+            for clause in self.clauses[group.start:group.stop]:
+                row["helpers"].update(abs(lit) for lit in clause if abs(lit) > top)
+        order = ["row", "col", "diag", "anti", "placed"]
+        return {kind: {"lines": len(table[kind]["lines"]), "alo": table[kind]["alo"], "amo": table[kind]["amo"],
+                       "helpers": len(table[kind]["helpers"])} | ({"units": table[kind]["placed"]}
+                                                                 if kind == "placed" else {})
+                for kind in order if kind in table}
 
     def decode(self, model: Iterable[int]) -> Board:
         """The board a model (list of signed literals) stands for."""

@@ -12,7 +12,8 @@ The verbs, each with the one time-limit check and the one size check:
   child process (:mod:`nqueens_kit.isolate`) that is stopped, solvers and all, when the limit passes.
 - :func:`count`: how many boards (and fundamental boards); every board is verified and a repeated one is
   an error; a count stopped by its time limit returns the boards counted so far as a lower bound.
-- :func:`iter_boards`: the boards one by one, verified.
+- :func:`iter_boards`: the boards one by one, verified; :func:`first_boards`: the first k of them found in a
+  child process under a time limit (what the apps use).
 - :func:`count_estimate`: how many boards a count will meet and roughly how long it will take.
 
 Choosing: :meth:`Method.choose` turns ``variant`` / ``solver`` / ``settings`` into a :class:`Choice`, with
@@ -471,6 +472,36 @@ def iter_boards(problem: ProblemLike, method: str | Method | None = None, varian
     """Every board of ``problem``, each verified, in the method's order (in this process)."""
     problem, chosen, choice, _ = _prepare(problem, method, variant, solver, settings, None, None)
     return chosen.iter_boards(problem, choice)
+
+
+def _boards_job(problem: Problem, choice: Choice, limit: int | None) -> bool:
+    """Report each board to the parent as it is found; True when the enumeration ended (all were found)."""
+    found = 0
+    for board in get_method(choice.method).iter_boards(problem, choice):
+        isolate.report(board)
+        found += 1
+        if limit is not None and found >= limit:
+            return False
+    return True
+
+
+def first_boards(problem: ProblemLike, method: str | Method | None = None, variant: str | None = None,
+                 solver: str | None = None, *, limit: int | None = None, time_limit: Any = None,
+                 settings: str | None = None, stop: Callable[[], bool] | None = None) -> tuple[list[Board], bool]:
+    """The first ``limit`` boards (all of them if None), each verified, found in a child process.
+
+    Returns the boards and whether they are all there are.  When the time limit or ``stop`` ends the search,
+    the boards found so far come back (and False).
+    """
+    problem, chosen, choice, limit_seconds = _prepare(problem, method, variant, solver, settings, time_limit, None)
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise InputError(f"limit must be a whole number of boards of at least 1, not {limit!r}")
+    boards: list[Board] = []
+    run = isolate.run_in_child(_boards_job, (problem, choice, limit), time_limit=limit_seconds,
+                               on_message=boards.append, stop=stop)
+    if run.status == "failed":
+        run.raise_error()
+    return boards, run.status == "done" and bool(run.value)
 
 
 def count_estimate(problem: ProblemLike, method: str | Method | None = None) -> tuple[float, float] | None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 import os
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -182,13 +181,14 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
               progress: bool = True, on_row: Callable[[dict[str, Any]], None] | None = None, place_random: int = 0,
               seed: int = 0, resume: bool = False, force: bool = False, skip_after_timeout: bool = False,
               command: str | None = None, instances: int = 1, max_runs: int = MAX_RUNS,
-              stop: threading.Event | None = None, memory_limit: int | None = None) -> list[dict[str, Any]]:
+              stop: Callable[[], bool] | None = None, memory_limit: int | None = None) -> list[dict[str, Any]]:
     """Run every (n, instance, repeat, configuration) in its own process; return the rows (kept ones included).
 
     ``out``: a CSV path written row by row (plus its sidecar), or None to keep rows in memory only.
     ``instances`` K > 1 with ``place_random`` draws K different completion instances per n, each run
-    ``repeat`` times.  ``on_row`` is called with each new row as it is written.  ``stop`` (an Event) ends the
-    sweep after the current run.  Ctrl-C raises :class:`SweepInterrupted` after stopping the current run.
+    ``repeat`` times.  ``on_row`` is called with each new row as it is written.  ``stop()`` turning True
+    ends the sweep at once (the run under way is killed and not recorded).  Ctrl-C raises
+    :class:`SweepInterrupted` after stopping the current run.
     """
     from tqdm.auto import tqdm
 
@@ -239,7 +239,7 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
     new = 0
     try:
         for run in todo:
-            if stop is not None and stop.is_set():
+            if stop is not None and stop():
                 break
             bar.set_description(f"{run.config.label} n={run.n} #{run.repeat}", refresh=False)
             first_timeout = timed_out.get(run.config.key)
@@ -247,7 +247,9 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
                 record = {"status": "skipped",
                           "message": f"skipped: this configuration timed out at n = {first_timeout}"}
             else:
-                record = worker.run_worker(run.spec(), timeout, memory_limit)
+                record = worker.run_worker(run.spec(), timeout, memory_limit, stop)
+                if stop is not None and stop():
+                    break  # stopped in the middle of this run: it has no result to record
             row = make_row(run, record, place_random, seed, timeout)
             if row["status"] in (Status.TIMEOUT, Status.MEMOUT):
                 timed_out[run.config.key] = min(timed_out.get(run.config.key, run.n), run.n)

@@ -21,7 +21,7 @@ What a run measures (the record that becomes a CSV row):
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .. import isolate
@@ -74,12 +74,14 @@ def run_job(spec: Mapping[str, Any], time_limit: float | None) -> dict[str, Any]
     }
 
 
-def run_worker(spec: Mapping[str, Any], timeout: float | None, memory_limit: int | None = None) -> dict[str, Any]:
+def run_worker(spec: Mapping[str, Any], timeout: float | None, memory_limit: int | None = None,
+               stop: Callable[[], bool] | None = None) -> dict[str, Any]:
     """Run one spec in a fresh process; the record's status is ``timeout`` if it passes ``timeout`` seconds
-    (counted from the child's "ready"), ``memout`` past ``memory_limit`` bytes, ``error`` if it failed."""
+    (counted from the child's "ready"), ``memout`` past ``memory_limit`` bytes, ``error`` if it failed, and
+    ``skipped`` (message "stopped") when ``stop()`` turned True while it ran."""
     run = isolate.run_in_child(run_job, (dict(spec), timeout), time_limit=timeout, fresh=True,
                                clock_from_ready=True, auto_ready=False, memory_limit=memory_limit,
-                               watch_memory=True)
+                               watch_memory=True, stop=stop)
     common = {"cpu_seconds": run.cpu, "startup_seconds": round(run.startup, 6) if run.startup else None,
               "peak_rss_mb": run.tree_peak_rss_mb}
     if run.status == "done":
@@ -88,6 +90,8 @@ def run_worker(spec: Mapping[str, Any], timeout: float | None, memory_limit: int
         if record["status"] == "timeout":  # the solver stopped itself at the limit
             record["message"] = record.get("message") or "no answer within the time limit"
         return record
+    if run.status == "timeout" and run.error == "stopped":
+        return {"status": "skipped", "message": "stopped", **common}
     if run.status == "timeout":
         return {"status": "timeout", "total_seconds": run.wall, **common,
                 "message": f"no answer within the time limit of {timeout:g} s"}

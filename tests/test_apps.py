@@ -1,8 +1,10 @@
 """The interactive apps, driven from Python as a lecturer would drive them with the mouse.
 
 Each test builds an app, moves sliders (``.value = ...``), picks from dropdowns, clicks buttons
-(``.click()``) and checks what the app shows: the drawn board's size, the counter, the messages.  A bad
-combination must end in a message, never in an exception escaping a callback.
+(``.click()``), waits for the background job (``app.wait()``) and checks what the app shows: the drawn
+board's size, the counter, the messages.  A bad combination must end in a message, never in an exception
+escaping a callback; a long job never blocks the others and Stop ends it.  Expected numbers come from the
+published counts or are written out here, never from the code under test.
 """
 
 from __future__ import annotations
@@ -11,7 +13,10 @@ import re
 
 import pytest
 
-from nqueens_kit import widgets as w
+from nqueens_kit import apps as w
+from nqueens_kit.apps import completion as puzzle_module
+from nqueens_kit.apps import svg
+from nqueens_kit.bench import Config
 from nqueens_kit.board import verify
 from nqueens_kit.errors import InputError
 from nqueens_kit.solvers import SAT_SOLVERS
@@ -31,7 +36,7 @@ def drawn_queens(html: str) -> set[tuple[int, int]]:
 
 
 def ilp_ready() -> bool:
-    return bool(w.installed_ilp_solvers() and w.ilp_formulations())
+    return bool(w.installed_solvers("ilp"))
 
 
 # ------------------------------------------------------------------------------------- board explorer
@@ -39,6 +44,7 @@ def ilp_ready() -> bool:
 
 def test_board_explorer_starts_on_the_first_of_92() -> None:
     app = w.board_explorer()
+    app.wait()
     assert drawn_size(app.board.value) == 8
     assert app.counter.value == "solution 1 of 92"
     assert verify(8, drawn_queens(app.board.value))
@@ -50,15 +56,18 @@ def test_board_explorer_starts_on_the_first_of_92() -> None:
 def test_moving_the_slider_redraws_the_board_at_the_new_size() -> None:
     app = w.board_explorer()
     app.n.value = 9
+    app.wait()
     assert drawn_size(app.board.value) == 9
     assert app.counter.value == "solution 1 of 352"
     assert "9 × 9" in app.size_label.value and "81 variables" in app.stats.value
     app.n.value = 5
+    app.wait()
     assert drawn_size(app.board.value) == 5 and app.counter.value == "solution 1 of 10"
 
 
 def test_next_steps_through_every_solution_and_wraps_around() -> None:
     app = w.board_explorer(n=6)
+    app.wait()
     seen = [app.board_queens]
     for k in range(2, 5):
         app.next_button.click()
@@ -74,9 +83,12 @@ def test_next_steps_through_every_solution_and_wraps_around() -> None:
 
 def test_large_boards_are_enumerated_lazily() -> None:
     app = w.board_explorer(n=12)
+    app.wait()
     assert app.counter.value == "solution 1"
     app.next_button.click()
+    app.wait()
     app.next_button.click()
+    app.wait()
     assert app.counter.value == "solution 3"
     assert "found in" in app.message_text
     assert verify(12, app.board_queens)
@@ -86,6 +98,7 @@ def test_large_boards_are_enumerated_lazily() -> None:
 def test_every_encoding_gives_the_same_four_solutions_at_n_6(encoding: str) -> None:
     app = w.board_explorer(n=6)
     app.encoding.value = encoding
+    app.wait()
     assert app.counter.value == "solution 1 of 4"
     assert encoding in app.stats.value
 
@@ -93,38 +106,52 @@ def test_every_encoding_gives_the_same_four_solutions_at_n_6(encoding: str) -> N
 def test_boards_without_solutions_say_so() -> None:
     app = w.board_explorer()
     app.n.value = 3
+    app.wait()
     assert app.counter.value == "no solution"
     assert drawn_size(app.board.value) == 3 and not drawn_queens(app.board.value)
     assert "unsatisfiable" in app.message_text
     app.next_button.click()  # disabled in the browser; from Python it must still be harmless
     app.n.value = 1
+    app.wait()
     assert app.counter.value == "solution 1 of 1" and drawn_queens(app.board.value) == {(1, 1)}
 
 
 def test_construction_and_backtracking_methods() -> None:
     app = w.board_explorer(n=10)
     app.method.value = "construct"
+    app.wait()
     assert app.counter.value == "solution 1 of 1" and verify(10, app.board_queens)
     assert app.encoding.layout.display == app.solver.layout.display == "none"
     app.method.value = "backtrack"
+    app.wait()
     assert app.counter.value == "solution 1"  # n = 10 is found lazily
     app.n.value = 6
+    app.wait()
     assert app.counter.value == "solution 1 of 4"
 
 
 def test_the_solver_list_offers_only_installed_solvers() -> None:
+    import importlib.util
+    import shutil
+
     app = w.board_explorer()
-    assert list(app.solver.options) == [n for n, s in SAT_SOLVERS.items() if s.available()]
-    assert app.solver.value == "pycosat"
+    app.wait()
+    offered = list(app.solver.options)
+    assert offered[0] == app.solver.value == "pycosat"
+    for binary in ("minisat", "cadical", "picosat", "kissat", "glucose"):
+        assert (binary in offered) == (shutil.which(binary) is not None), binary
+    assert ("pysat-cadical" in offered) == (importlib.util.find_spec("pysat") is not None)
 
 
 def test_an_external_solver_steps_through_solutions_too() -> None:
     need(SAT_SOLVERS["minisat"].available(), "minisat")
     app = w.board_explorer(n=6)
     app.solver.value = "minisat"
+    app.wait()
     assert app.counter.value == "solution 1"  # one process per solution: not listed up front
     for _ in range(4):
         app.next_button.click()
+        app.wait()
     assert app.counter.value == "solution 1 of 4"
     assert "4 solutions in all" in app.message_text
 
@@ -133,33 +160,43 @@ def test_ilp_method_in_the_explorer() -> None:
     need(ilp_ready(), "the ILP side (PuLP with CBC)")
     app = w.board_explorer(n=8)
     app.method.value = "ilp"
-    assert list(app.solver.options) == w.installed_ilp_solvers()
+    app.wait()
+    assert list(app.solver.options) == w.installed_solvers("ilp")
     assert drawn_size(app.board.value) == 8 and verify(8, app.board_queens)
     assert "constraints" in app.stats.value
     app.n.value = 3
+    app.wait()
     assert app.counter.value == "no solution" and "infeasible" in app.message_text
     app.n.value = 6  # stepping: one no-good cut per board found
+    app.wait()
     for _ in range(4):
         app.next_button.click()
+        app.wait()
     assert app.counter.value == "solution 1 of 4" and "4 solutions in all" in app.message_text
 
 
 def test_errors_become_messages_not_tracebacks(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    module = sys.modules["nqueens_kit.apps.board_explorer"]  # the module, not the function of that name
     app = w.board_explorer(n=6)
+    app.wait()
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise InputError("that combination is not possible")
 
-    monkeypatch.setattr(w, "solve_sat", refuse)
+    monkeypatch.setattr(module, "solve", refuse)
     app.n.value = 7
+    app.wait()
     assert app.message_text == "that combination is not possible"
     assert 'role="alert"' in app.message.value
 
     def crash(*args: object, **kwargs: object) -> None:
         raise ZeroDivisionError("boom")
 
-    monkeypatch.setattr(w, "solve_sat", crash)
+    monkeypatch.setattr(module, "solve", crash)
     app.n.value = 8
+    app.wait()
     assert "unexpected error" in app.message_text and "boom" in app.message_text
 
 
@@ -198,7 +235,7 @@ def test_clicking_two_attacking_queens_names_the_pair() -> None:
     app.cells[(1, 1)].click()
     app.cells[(3, 3)].click()
     assert "1,1 and 3,3 attack each other (same diagonal)" in app.message_text
-    assert app.cells[(3, 3)].style.button_color == w.CONFLICT_COLOR
+    assert app.cells[(3, 3)].style.button_color == svg.CONFLICT_COLOR
     app.complete_button.click()  # still the same message, and no exception
     assert "attack each other" in app.message_text
     app.cells[(3, 3)].click()  # take it back
@@ -210,20 +247,22 @@ def test_completion_adds_queens_around_the_placed_ones() -> None:
     app.cells[(1, 1)].click()
     app.cells[(2, 5)].click()
     app.complete_button.click()
+    app.wait()
     assert app.message_text.startswith("completed: 6 queens added to your 2")
     assert verify(8, app.solution, preplaced=[(1, 1), (2, 5)])
-    assert sum(b.description == w.QUEEN for b in app.cells.values()) == 8
+    assert sum(b.description == svg.QUEEN for b in app.cells.values()) == 8
     assert "SAT (pairwise, pycosat): completed" in app.timings.value
     if ilp_ready():
         assert "ILP (" in app.timings.value and "completed in" in app.timings.value.split("ILP")[1]
     app.clear_button.click()
-    assert not app.placed and all(b.description == w.EMPTY_SQUARE for b in app.cells.values())
+    assert not app.placed and all(b.description == puzzle_module.EMPTY_SQUARE for b in app.cells.values())
 
 
 def test_a_placement_that_cannot_be_completed() -> None:
     app = w.completion_puzzle(n=4)
     app.toggle((1, 1))  # no 4-queens solution has a corner queen
     app.complete()
+    app.wait()
     assert app.message_text.startswith("no completion")
     assert "no completion" in app.timings.value and not app.solution
 
@@ -231,8 +270,10 @@ def test_a_placement_that_cannot_be_completed() -> None:
 def test_resizing_the_puzzle_and_auto_completion() -> None:
     app = w.completion_puzzle(n=8, auto=True)
     app.n.value = 5
-    assert len(app.grid.children) == 25 and "repeat(5" in app.grid.layout.grid_template_columns
+    assert len(app.cells) == 25 and len(app.grid.children) == 36  # 25 squares and 11 row / column numbers
+    assert "repeat(6" in app.grid.layout.grid_template_columns
     app.cells[(1, 1)].click()
+    app.wait()
     assert app.message_text.startswith("completed") and verify(5, app.solution, preplaced=[(1, 1)])
     app.toggle((9, 9))
     assert "no cell 9,9" in app.message_text
@@ -243,6 +284,7 @@ def test_ilp_agrees_on_completion() -> None:
     app = w.completion_puzzle(n=4)
     app.toggle((1, 1))
     app.complete()
+    app.wait()
     assert "ILP says infeasible" in app.message_text
 
 
@@ -251,7 +293,10 @@ def test_ilp_agrees_on_completion() -> None:
 
 def test_timing_explorer_runs_a_small_sweep_and_draws_it() -> None:
     app = w.timing_explorer(["sat:pairwise:pycosat", "construct"], ns=(4, 6), step=1)
-    rows = app.run_button.click() or app.rows
+    app.repeat.value = 1
+    app.run_button.click()
+    app.wait()
+    rows = app.rows
     assert len(rows) == 6 and all(r["status"] == "solved" for r in rows)
     assert app.progress.value == app.progress.max == 6
     assert app.progress_label.value.startswith("6 of 6 runs")
@@ -268,18 +313,20 @@ def test_timing_explorer_refuses_what_it_cannot_do() -> None:
     app.configs.value = ()
     app.run()
     assert app.message_text == "choose at least one method to time"
-    app.configs.value = ("construct",)
+    app.configs.value = (Config("construct"),)
     app.ns.value = (4, 5)
     app.repeat.value = 1
     app.placed.value = 2
     app.run()
+    app.wait()
     assert "construct method cannot honour pre-placed queens" in app.message_text
 
 
 def test_timing_choices_include_ilp_when_installed() -> None:
-    specs = [spec for _, spec in w.timing_choices()]
-    assert "sat:sequential:pycosat" in specs and "construct" in specs
-    assert any(s.startswith("ilp:") for s in specs) == ilp_ready()
+    configs = [config for _, config in w.timing_choices()]
+    labels = [config.label for config in configs]
+    assert "SAT sequential/pycosat" in labels and "construct" in labels and "backtrack" in labels
+    assert any(c.method == "ilp" for c in configs) == ilp_ready()
 
 
 # ------------------------------------------------------------------------------------------ playground
@@ -290,4 +337,84 @@ def test_playground_holds_the_four_apps() -> None:
     assert len(app.children) == 4
     assert isinstance(app.board, w.BoardExplorer) and isinstance(app.timing, w.TimingExplorer)
     app.board.n.value = 10
+    app.wait()
     assert drawn_size(app.board.board.value) == 10
+
+
+# ------------------------------------------------------------------------------------ never freezes
+
+
+def _my_children() -> list[str]:
+    import glob
+    import os
+    from pathlib import Path
+
+    me, kids = os.getpid(), []
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            text = Path(stat).read_text()
+        except OSError:
+            continue
+        fields = text[text.rindex(")") + 2:].split()
+        if int(fields[1]) == me and fields[0] != "Z":
+            kids.append(stat)
+    return kids
+
+
+def test_a_long_search_runs_in_the_background_and_stops() -> None:
+    app = w.board_explorer(n=8, method="backtrack")
+    app.wait()
+    app.n.value = 32  # backtracking from scratch: minutes; the app must not freeze meanwhile
+    assert app.job.busy and app.job.stop_button.layout.display == ""
+    other = w.formula_explorer(n=5)  # another app answers at once while the search runs
+    other.line.value = "anti_5"
+    assert other.board.value.count("nqk-cell nqk-highlight") == 5
+    app.job.stop_button.click()
+    app.wait(timeout=30)
+    assert not app.job.busy and app.job.stop_button.layout.display == "none"
+    assert "stopped" in app.message_text and app.counter.value == ""
+    assert _my_children() == []  # the solver's process went with it
+
+
+def test_a_new_choice_replaces_the_running_search() -> None:
+    app = w.board_explorer(n=8, method="backtrack")
+    app.n.value = 31
+    app.n.value = 6  # the lecturer moved on: the slow search is stopped, the new one answers
+    app.wait(timeout=30)
+    assert app.counter.value == "solution 1 of 4" and _my_children() == []
+
+
+def test_impossible_completion_frames_the_queens_to_blame() -> None:
+    app = w.completion_puzzle(n=8)
+    for cell in ((1, 1), (2, 3), (5, 8)):
+        app.toggle(cell)
+    app.complete()
+    app.wait()
+    assert app.core == ((1, 1), (2, 3))  # 8-queens has no board with both; (5, 8) is not to blame
+    assert "1,1, 2,3 already make it impossible" in app.message_text
+    assert app.cells[(1, 1)].style.button_color == svg.CORE_COLOR == app.cells[(2, 3)].style.button_color
+    assert app.cells[(5, 8)].style.button_color != svg.CORE_COLOR
+    numbers = [child.value for child in app.grid.children if hasattr(child, "value")][:9]
+    assert numbers == ["", "1", "2", "3", "4", "5", "6", "7", "8"]  # columns numbered as in P_rc
+
+
+def test_max_queens_at_n_3_draws_its_best_placement() -> None:
+    need(ilp_ready(), "the ILP side (PuLP with CBC)")
+    app = w.board_explorer(n=3)
+    app.method.value = "ilp"
+    app.formulation.value = "max-queens"
+    app.wait()
+    assert app.counter.value == "no solution" and "at most 2" in app.message_text
+    queens = drawn_queens(app.board.value)
+    assert len(queens) == 2 and all(verify(3, [q]) is False for q in queens)  # two queens, not a board
+    (a, b) = sorted(queens)
+    assert a[0] != b[0] and a[1] != b[1] and abs(a[0] - b[0]) != abs(a[1] - b[1])
+
+
+@pytest.mark.parametrize("maker", [lambda: w.board_explorer(n=-3), lambda: w.board_explorer(n="x"),
+                                   lambda: w.completion_puzzle(n=99), lambda: w.formula_explorer(n=0),
+                                   lambda: w.board_explorer(n=8.5)])
+def test_bad_values_give_a_message_not_a_trait_error(maker) -> None:
+    app = maker()
+    app.wait() if hasattr(app, "wait") else None
+    assert "must be" in app.message_text

@@ -1,0 +1,224 @@
+"""What every app shares: a message line, callbacks that never raise, and the background job runner.
+
+:class:`Job` runs work in a background thread, so the kernel stays free: every other control and every
+other tab keeps answering while a solver runs, and the **Stop** button (shown while a job runs) can be
+pressed.  Work that calls a solver goes through :func:`nqueens_kit.methods.solve` / ``count`` with the job's
+``stop`` callable and a time limit: the solver runs in a child process that Stop (or the limit) kills with
+everything it started.  Starting a new job stops the one before (the latest choice wins).
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import io
+import re
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from ..errors import NQueensError
+from ..solvers import available_solvers
+
+#: Time limit (seconds) for one solve or count started from an app.
+APP_TIME_LIMIT = 20.0
+
+
+def ms(seconds: float) -> str:
+    """A duration for people: ``0.4 ms``, ``12 ms``, ``1.3 s``."""
+    if seconds < 0.01:
+        return f"{seconds * 1000:.2g} ms" if seconds < 0.001 else f"{seconds * 1000:.1f} ms"
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    return f"{seconds:.2f} s"
+
+
+def message_html(text: str, kind: str = "info") -> str:
+    """A message line: ``info`` (grey), ``ok`` (green), ``warn`` (amber) or ``error`` (red)."""
+    if not text:
+        return ""
+    color = {"info": "#444", "ok": "#1d7a36", "warn": "#9a6700", "error": "#b42318"}[kind]
+    role = ' role="alert"' if kind == "error" else ""
+    return (f'<div class="nqk-message nqk-{kind}"{role} style="color:{color};white-space:normal">'
+            f"{html.escape(text)}</div>")
+
+
+def describe_error(exc: BaseException) -> str:
+    """A kit error as its one line; anything else (a bug) as a short note."""
+    if isinstance(exc, NQueensError):
+        return str(exc)
+    return f"unexpected error ({type(exc).__name__}: {exc}); please report this"
+
+
+def guarded(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Run a callback so that nothing escapes: kit errors become the message, anything else a short note."""
+
+    @functools.wraps(method)
+    def wrapper(self: Messages, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as exc:  # a bug too is shown briefly rather than as a traceback in front of a class
+            self.say(describe_error(exc), "error")
+        return None
+
+    return wrapper
+
+
+class Messages:
+    """Mix-in: an HTML message area and :meth:`say`."""
+
+    message: widgets.HTML
+
+    def say(self, text: str, kind: str = "info") -> None:
+        """Show one message (replacing the last); an empty text clears it."""
+        self.message.value = message_html(text, kind)
+
+    @property
+    def message_text(self) -> str:
+        """The message shown now, as plain text (for tests and notebooks)."""
+        return html.unescape(re.sub(r"<[^>]+>", "", self.message.value))
+
+
+class Job:
+    """Work in a background thread, with a Stop button and a status line (see the module docstring).
+
+    ``start(work, done, label)``: ``work(stop)`` runs in the thread (``stop()`` turns True when Stop is
+    pressed); ``done(value)`` runs when it returns; a kit error becomes the owner's message.
+    """
+
+    def __init__(self, owner: Messages, controls: Sequence[widgets.Widget] = ()) -> None:
+        self.owner = owner
+        self.controls = list(controls)
+        self.stop_button = widgets.Button(description="Stop", icon="stop", button_style="danger",
+                                          tooltip="stop the running solver", layout=widgets.Layout(width="90px"))
+        self.stop_button.layout.display = "none"
+        self.stop_button.on_click(lambda _: self.stop())
+        self.status = widgets.HTML("")
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._event: threading.Event | None = None
+        self.last_error: str | None = None
+
+    @property
+    def widget(self) -> widgets.HBox:
+        """The Stop button and the status line, to place in an app."""
+        return widgets.HBox([self.stop_button, self.status])
+
+    @property
+    def busy(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def cancel(self) -> None:
+        """Stop the running job and wait (briefly) until it is gone; its answer will not be shown."""
+        with self._lock:
+            previous, event = self._thread, self._event
+            self._thread = self._event = None
+        if event is not None:
+            event.set()
+        if previous is not None:
+            previous.join(2.0)  # its solver process is killed within a tenth of a second
+
+    def start(self, work: Callable[[Callable[[], bool]], Any], done: Callable[[Any], None], label: str) -> None:
+        self.cancel()
+        event = threading.Event()
+        started = time.monotonic()
+        thread = threading.Thread(target=self._run, args=(work, done, event, label, started), daemon=True)
+        with self._lock:
+            self._thread, self._event = thread, event
+        self.status.value = f'<span class="nqk-busy">{html.escape(label)} …</span>'
+        self.stop_button.layout.display = ""
+        for control in self.controls:
+            control.disabled = True
+        thread.start()
+
+    def _run(self, work: Callable[[Callable[[], bool]], Any], done: Callable[[Any], None], event: threading.Event,
+             label: str, started: float) -> None:
+        try:
+            value = work(event.is_set)
+            failure = None
+        except BaseException as exc:  # reported below, in the app, never as a traceback
+            value, failure = None, exc
+        with self._lock:
+            if self._event is not event:  # a newer job took over: this answer is stale
+                return
+            self._thread = self._event = None
+        self.stop_button.layout.display = "none"
+        for control in self.controls:
+            control.disabled = False
+        took = ms(time.monotonic() - started)
+        if failure is not None:
+            self.last_error = describe_error(failure)
+            self.status.value = ""
+            self.owner.say(self.last_error, "error")
+            return
+        self.last_error = None
+        self.status.value = f'<span class="nqk-done" style="color:#666">{html.escape(label)}: {took}</span>'
+        try:
+            done(value)
+        except Exception as exc:  # a bug in drawing the answer: shown, not raised
+            self.owner.say(describe_error(exc), "error")
+
+    def stop(self) -> None:
+        """Stop the running job (its solver process too); harmless when nothing runs."""
+        with self._lock:
+            event = self._event
+        if event is not None:
+            event.set()
+
+    def wait(self, timeout: float = 120.0) -> None:
+        """Block until the current job has ended and its answer is shown (tests and notebooks)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                thread = self._thread
+            if thread is None:
+                return
+            thread.join(max(0.0, deadline - time.monotonic()))
+            if time.monotonic() >= deadline:
+                return
+
+
+def dropdown(description: str, options: Sequence[Any], value: Any = None, width: str = "220px") -> widgets.Dropdown:
+    options = list(options)
+    return widgets.Dropdown(description=description, options=options,
+                            value=value if value in [o[1] if isinstance(o, tuple) else o for o in options]
+                            else (options[0][1] if options and isinstance(options[0], tuple)
+                                  else options[0] if options else None),
+                            layout=widgets.Layout(width=width), style={"description_width": "80px"})
+
+
+def figure_png(fig: Any) -> bytes:
+    """A matplotlib figure as PNG bytes; the figure is closed so a notebook does not draw it twice."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=90, bbox_inches="tight")
+    try:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+    except Exception:  # a figure made without pyplot needs no closing
+        pass
+    return buffer.getvalue()
+
+
+def installed_solvers(method: str) -> list[str]:
+    """Names of the solvers of ``sat`` or ``ilp`` installed here, the default first (empty without PuLP)."""
+    try:
+        return available_solvers(method)
+    except NQueensError:
+        return []
+
+
+def clamp_size(value: Any, low: int, high: int, what: str = "n") -> tuple[int, str]:
+    """A size for a slider: the value if it is a whole number within range, else the nearest valid one and a
+    message saying what was wrong (widgets show messages, they do not raise)."""
+    from ..board import whole_number
+
+    number = whole_number(value)
+    if number is None:
+        return (8 if low <= 8 <= high else low), f"{what} must be a whole number from {low} to {high}, not {value!r}"
+    if not low <= number <= high:
+        return min(high, max(low, number)), f"{what} must be from {low} to {high} here, not {number}"
+    return number, ""

@@ -1,0 +1,92 @@
+"""The board as SVG, for the apps: checkered cells, queens as crowns, numbered rows and columns.
+
+>>> svg = board_svg(4, [(1, 2), (2, 4), (3, 1), (4, 3)])
+>>> 'data-n="4"' in svg, svg.count('class="nqk-cell')
+(True, 16)
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable
+
+from ..board import Cell
+
+BOARD_PX = 360
+LIGHT, DARK = "#f0d9b5", "#b58863"
+HIGHLIGHT = "#2f7fd8"
+PLACED_COLOR = "#c0392b"
+CONFLICT_COLOR = "#e63946"
+QUEEN_COLOR = "#1b1b1b"
+CORE_COLOR = "#d00000"
+QUEEN = "\u265b"  # ♛
+
+
+def _queen_shape(row: int, col: int, color: str, outline: str) -> str:
+    """A crown-shaped queen filling most of cell (row, col) in board units."""
+    x, y = col - 1, row - 1
+    points = [(0.18, 0.78), (0.12, 0.32), (0.33, 0.55), (0.5, 0.2), (0.67, 0.55), (0.88, 0.32), (0.82, 0.78)]
+    shape = " ".join(f"{x + px:.3f},{y + py:.3f}" for px, py in points)
+    return (
+        f'<g class="nqk-queen" data-row="{row}" data-col="{col}">'
+        f'<polygon points="{shape}" fill="{color}" stroke="{outline}" stroke-width="0.04"/>'
+        f'<rect x="{x + 0.18:.3f}" y="{y + 0.76:.3f}" width="0.64" height="0.1" fill="{color}" '
+        f'stroke="{outline}" stroke-width="0.04"/></g>'
+    )
+
+
+def board_svg(n: int, queens: Iterable[Cell] = (), preplaced: Iterable[Cell] = (),
+              highlight: Iterable[Cell] = (), conflicts: Iterable[Cell] = (), size: int = BOARD_PX,
+              caption: str | None = None, ringed: Iterable[Cell] = ()) -> str:
+    """An n x n board as an SVG string: checkered cells, queens as crowns, optional highlighted cells.
+
+    Pre-placed queens are red, other queens black; ``highlight`` cells are tinted blue and ``conflicts``
+    red; ``ringed`` cells get a thick red frame (the queens that already make a completion impossible).
+    Rows and columns are numbered 1 .. n (when n <= 16), as in P_rc.  The ``<svg>`` element carries
+    ``data-n``, ``data-queens`` and an ``aria-label`` such as "8 × 8 board with 8 queens".
+
+    >>> svg = board_svg(3, highlight=[(1, 1), (2, 2), (3, 3)])
+    >>> svg.count('nqk-cell nqk-highlight'), 'aria-label="3 × 3 board with 0 queens"' in svg
+    (3, True)
+    """
+    queens = sorted({(r, c) for r, c in queens} | {(r, c) for r, c in preplaced})
+    fixed = {(r, c) for r, c in preplaced}
+    marked = set(map(tuple, highlight))
+    bad = set(map(tuple, conflicts))
+    margin = 0.7 if n <= 16 else 0.0
+    label = caption or f"{n} × {n} board with {len(queens)} queen{'s' if len(queens) != 1 else ''}"
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="nqk-board" role="img" aria-label="{html.escape(label)}" '
+        f'data-n="{n}" data-queens="{len(queens)}" width="{size}" height="{size}" '
+        f'viewBox="{-margin} {-margin} {n + margin} {n + margin}">'
+    ]
+    for r in range(1, n + 1):
+        for c in range(1, n + 1):
+            fill = LIGHT if (r + c) % 2 == 0 else DARK
+            classes = "nqk-cell"
+            if (r, c) in bad:
+                fill, classes = CONFLICT_COLOR, classes + " nqk-conflict"
+            elif (r, c) in marked:
+                classes += " nqk-highlight"
+            parts.append(f'<rect class="{classes}" x="{c - 1}" y="{r - 1}" width="1" height="1" fill="{fill}"/>')
+            if (r, c) in marked and (r, c) not in bad:
+                parts.append(f'<rect x="{c - 1}" y="{r - 1}" width="1" height="1" fill="{HIGHLIGHT}" '
+                             'fill-opacity="0.65" pointer-events="none"/>')
+    if margin:
+        font = 0.42
+        for i in range(1, n + 1):
+            parts.append(f'<text x="{i - 0.5}" y="{-0.2}" font-size="{font}" text-anchor="middle" '
+                         f'fill="#555">{i}</text>')
+            parts.append(f'<text x="{-0.35}" y="{i - 0.35}" font-size="{font}" text-anchor="middle" '
+                         f'fill="#555">{i}</text>')
+    parts.append(f'<rect x="0" y="0" width="{n}" height="{n}" fill="none" stroke="#333" stroke-width="0.04"/>')
+    for r, c in sorted({(r, c) for r, c in ringed}):
+        parts.append(f'<rect class="nqk-core" data-row="{r}" data-col="{c}" x="{c - 0.94}" y="{r - 0.94}" '
+                     f'width="0.88" height="0.88" fill="none" stroke="{CORE_COLOR}" stroke-width="0.12"/>')
+    for r, c in queens:
+        if (r, c) in fixed:
+            parts.append(_queen_shape(r, c, PLACED_COLOR, "#fff"))
+        else:
+            parts.append(_queen_shape(r, c, QUEEN_COLOR, "#fff"))
+    parts.append("</svg>")
+    return "".join(parts)

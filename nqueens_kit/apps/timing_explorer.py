@@ -1,0 +1,179 @@
+"""The timing explorer: pick configurations and a range of n, press Run, watch the plot grow; Stop at any time.
+
+The sweep runs through :func:`nqueens_kit.bench.run_sweep` in a background thread (each run a fresh process
+with its time limit); Stop kills the run under way and ends the sweep.  Colours follow
+:mod:`nqueens_kit.style`, the same in every chapter.
+
+>>> app = timing_explorer([("sat", "pairwise", "pycosat")], ns=(4, 6), step=1)
+>>> app.sizes(), app.repeat.value
+([4, 5, 6], 3)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from ..bench import Config, run_sweep
+from ..encodings import ENCODINGS
+from ..formulations import FORMULATIONS
+from ..methods import get_method
+from .common import Job, Messages, figure_png, guarded, installed_solvers, ms
+
+#: The timing explorer refuses sweeps of more runs than this (each run is a fresh process).
+TIMING_MAX_RUNS = 150
+TIMING_MAX_N = 64
+#: Redraw the growing plot at most this often (seconds); the last row always redraws.
+REDRAW_SECONDS = 0.4
+
+
+def timing_choices() -> list[tuple[str, Config]]:
+    """``(label, Config)`` for every configuration the explorer offers with the solvers installed here."""
+    sat_solvers = installed_solvers("sat")
+    choices = [(f"SAT {name} (pycosat)", Config("sat", name, "pycosat")) for name in ENCODINGS]
+    choices += [(f"SAT pairwise ({name})", Config("sat", "pairwise", name)) for name in sat_solvers
+                if name != "pycosat"]
+    for formulation in FORMULATIONS:
+        for solver in installed_solvers("ilp"):
+            choices.append((f"ILP {formulation} ({solver})", Config.of(get_method("ilp").choose(formulation, solver))))
+    choices.append(("construction (no search)", Config("construct")))
+    choices.append(("backtracking (no solver)", Config("backtrack")))
+    return choices
+
+
+def _config(choice: Config | tuple[str, ...] | str) -> Config:
+    if isinstance(choice, Config):
+        return choice
+    if isinstance(choice, str):
+        return Config.parse(choice)
+    return Config.of(get_method(choice[0]).choose(*choice[1:]))
+
+
+class TimingExplorer(Messages, widgets.VBox):
+    """The timing explorer (see :func:`timing_explorer`)."""
+
+    def __init__(self, choices: Sequence[Config | tuple[str, ...] | str] | None = None,
+                 ns: tuple[int, int] = (4, 16), step: int = 4) -> None:
+        self.message = widgets.HTML("")
+        offered = timing_choices()
+        configs = [c for _, c in offered]
+        if choices is None:
+            wanted = [Config("sat", "pairwise", "pycosat"), Config("sat", "sequential", "pycosat")]
+            wanted += [c for c in configs if c.method == "ilp" and c.variant == "lines"][:1]
+        else:
+            wanted = [_config(c) for c in choices]
+        self.configs = widgets.SelectMultiple(options=offered, value=[c for c in wanted if c in configs],
+                                              rows=min(10, len(offered)), description="methods",
+                                              layout=widgets.Layout(width="360px"))
+        self.ns = widgets.IntRangeSlider(value=ns, min=1, max=TIMING_MAX_N, description="n from, to",
+                                         continuous_update=False, style={"description_width": "90px"},
+                                         layout=widgets.Layout(width="420px"))
+        self.step = widgets.IntSlider(value=step, min=1, max=16, description="n step",
+                                      style={"description_width": "90px"}, layout=widgets.Layout(width="420px"))
+        self.repeat = widgets.IntSlider(value=3, min=1, max=5, description="repeats",
+                                        tooltip="runs per configuration and n; the plot shows their median",
+                                        style={"description_width": "90px"}, layout=widgets.Layout(width="420px"))
+        self.placed = widgets.IntSlider(value=0, min=0, max=3, description="queens placed",
+                                        tooltip="pre-place this many random non-attacking queens (completion)",
+                                        style={"description_width": "90px"}, layout=widgets.Layout(width="420px"))
+        self.timeout = widgets.BoundedFloatText(value=10.0, min=0.5, max=300.0, step=0.5,
+                                                description="time limit, s", style={"description_width": "90px"},
+                                                layout=widgets.Layout(width="200px"))
+        self.run_button = widgets.Button(description="Run", icon="play", button_style="primary")
+        self.progress = widgets.IntProgress(value=0, min=0, max=1, layout=widgets.Layout(width="300px"))
+        self.progress_label = widgets.Label("")
+        self.plot = widgets.Image(format="png", layout=widgets.Layout(max_width="760px"))
+        self.job = Job(self, [self.run_button])
+        self.rows: list[dict[str, Any]] = []
+        settings = widgets.VBox([self.ns, self.step, self.repeat, self.placed, self.timeout])
+        hint = widgets.HTML("<small>Ctrl- or Shift-click to choose several methods. “queens placed” puts that "
+                            "many random non-attacking queens on each board first (completion instances). ILP "
+                            "runs CBC with its tuned settings (see chapter 3).</small>")
+        super().__init__([
+            widgets.HBox([self.configs, settings]), hint,
+            widgets.HBox([self.run_button, self.job.stop_button, self.progress, self.progress_label]),
+            self.job.status, self.message, self.plot,
+        ])
+        self.add_class("nqk-timing-explorer")
+        self.run_button.on_click(lambda _: self.run())
+
+    def sizes(self) -> list[int]:
+        """The board sizes the current settings ask for (both ends included)."""
+        low, high = self.ns.value
+        sizes = list(range(low, high + 1, self.step.value))
+        if sizes and sizes[-1] != high:
+            sizes.append(high)
+        return sizes
+
+    def wait(self, timeout: float = 300.0) -> None:
+        """Wait for a running sweep to end (tests and notebooks)."""
+        self.job.wait(timeout)
+
+    @guarded
+    def run(self) -> None:
+        """Start the sweep in the background, redrawing the plot as rows arrive (see :attr:`rows`)."""
+        configs = list(self.configs.value)
+        if not configs:
+            self.say("choose at least one method to time", "error")
+            return
+        ns = self.sizes()
+        total = len(configs) * len(ns) * self.repeat.value
+        if total > TIMING_MAX_RUNS:
+            self.say(f"that is {total} runs; choose fewer methods, sizes or repeats (at most {TIMING_MAX_RUNS})",
+                     "error")
+            return
+        self.rows = []
+        self.progress.max, self.progress.value = total, 0
+        self.progress.bar_style = ""
+        self.progress_label.value = f"0 of {total} runs"
+        self.say(f"running {total} runs, each in a fresh process …")
+        repeat, timeout, placed = self.repeat.value, float(self.timeout.value), self.placed.value
+        last_draw = [0.0]
+
+        def on_row(row: dict[str, Any]) -> None:
+            self.rows.append(row)
+            self.progress.value = len(self.rows)
+            took = row.get("total_seconds")
+            timing = ms(took) if isinstance(took, (int, float)) and row["status"] == "solved" else row["status"]
+            label = Config.from_row(row).label
+            self.progress_label.value = f"{len(self.rows)} of {total} runs · {label}, n = {row['n']}: {timing}"
+            now = time.perf_counter()
+            if now - last_draw[0] >= REDRAW_SECONDS or len(self.rows) == total:
+                self._draw()
+                last_draw[0] = now
+
+        def work(stop: Any) -> tuple[float, bool]:
+            start = time.perf_counter()
+            run_sweep(configs, ns, repeat=repeat, timeout=timeout, out=None, progress=False, on_row=on_row,
+                      place_random=placed, stop=stop)
+            return time.perf_counter() - start, bool(stop())
+
+        self.job.start(work, self._finish, f"timing {total} runs")
+
+    def _finish(self, answer: tuple[float, bool]) -> None:
+        seconds, stopped = answer
+        self._draw()
+        problems = [r for r in self.rows if r["status"] in ("error", "timeout", "memout")]
+        self.progress.bar_style = "success" if not problems and not stopped else "warning"
+        summary = f"{'stopped after' if stopped else 'done:'} {len(self.rows)} runs in {seconds:.1f} s"
+        if problems:
+            first = problems[0]
+            summary += (f"; {len(problems)} did not finish (first: {Config.from_row(first).label}, n = {first['n']}: "
+                        f"{first['status']}{', ' + first['message'] if first.get('message') else ''})")
+        self.say(summary, "ok" if not problems and not stopped else "warn")
+
+    def _draw(self) -> None:
+        from ..plots import plot_time
+
+        if any(row["status"] in ("solved", "infeasible") for row in self.rows):
+            self.plot.value = figure_png(plot_time(self.rows, title=f"median build + solve time of "
+                                                                    f"{self.repeat.value} runs"))
+
+
+def timing_explorer(choices: Sequence[Config | tuple[str, ...] | str] | None = None, ns: tuple[int, int] = (4, 16),
+                    step: int = 4) -> TimingExplorer:
+    """The timing explorer: pick methods and a range of n, press Run, watch the plot grow; Stop ends it."""
+    return TimingExplorer(choices, ns, step)
