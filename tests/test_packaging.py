@@ -123,3 +123,23 @@ def test_sdist_and_wheel_carry_tests_notebooks_and_types(tmp_path):
     assert tests <= members and "tests/conftest.py" in members
     assert {f"notebooks/{name}" for name in chapters} <= members and "notebooks/data/sweep.csv" in members
     assert {"Makefile", "environment.yml", "LICENSE", "README.md", "pyproject.toml"} <= members
+
+
+def test_the_installed_console_script_runs():
+    """The ``nqueens-kit`` executable pip installed (not ``python -m``): a solve, a bad input, the version."""
+    import json
+    import shutil
+    import subprocess
+    import sys
+
+    import nqueens_kit
+
+    script = Path(sys.executable).with_name("nqueens-kit")
+    script = script if script.exists() else shutil.which("nqueens-kit")
+    assert script, "the nqueens-kit console script is not installed next to this Python"
+    proc = subprocess.run([str(script), "solve", "8", "--json"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["verified"] is True
+    proc = subprocess.run([str(script), "solve", "0"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    proc = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=120)
+    assert proc.stdout.strip() == f"nqueens-kit {nqueens_kit.__version__}"
