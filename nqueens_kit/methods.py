@@ -590,11 +590,16 @@ def count_formula(clauses: list[list[int]], num_vars: int, n: int, solver: str |
     """Count the distinct assignments of the board variables 1..n² over the models of any formula (e.g. a
     DIMACS file); returns the count and how many of those boards are not valid n-queens solutions.
 
+    Without a named solver, an incremental one (python-sat's CaDiCaL) is used where installed, else pycosat.
+
     Runs in a child process, so the time limit (a lower bound on timeout) and Ctrl-C hold.
     """
     from .limits import SAT_BYTES_PER_CLAUSE, Size
 
     limit = check_time_limit(time_limit)
+    if solver is None:  # blocking clauses go best into a solver that keeps its state: python-sat's, if here
+        solver = next((name for name, s in SAT_SOLVERS.items() if s.capabilities.incremental and s.available()),
+                      None)
     backend = get_solver("sat", solver).require()
     check_size(Size(num_vars, clauses=len(clauses), memory=SAT_BYTES_PER_CLAUSE * len(clauses)),
                "the formula", "count a smaller formula", max_memory)
