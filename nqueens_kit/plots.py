@@ -44,6 +44,8 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter
 from .board import Cell, check_cell
 from .board import attacks as attack_reason
 from .errors import InputError
+from .style import colour as style_colour
+from .style import seconds_text, style_for
 
 #: Board colours (light and dark squares), queen colours and the default highlight.
 LIGHT, DARK = "#f0d9b5", "#b58863"
@@ -255,10 +257,13 @@ def heatmap(
     ax: Axes | None = None,
     cmap: str = "Blues",
     label: str = "value",
+    scale: tuple[float, float] | None = None,
+    colorbar: bool = True,
 ) -> Figure:
     """A value per cell (missing cells are 0) with a colour bar; values are printed on boards up to 12 x 12.
 
-    The colour scale always covers 0 .. 1, so LP relaxations of different boards compare at a glance.
+    The colour scale covers 0 .. 1 (so LP relaxations of different boards compare at a glance), or
+    ``scale = (low, high)``: give panels that are compared side by side the same scale.
 
     >>> fig = heatmap(2, {(1, 1): 0.5, (2, 2): 0.5})
     >>> [t.get_text() for t in fig.axes[0].texts]
@@ -270,7 +275,7 @@ def heatmap(
     for (r, c), value in zip(_cells(n, values.keys(), "heatmap"), values.values(), strict=True):
         grid[r - 1][c - 1] = float(value)
     flat = [v for row in grid for v in row]
-    vmin, vmax = min(0.0, *flat), max(1.0, *flat)
+    vmin, vmax = scale if scale is not None else (min(0.0, *flat), max(1.0, *flat))
     if ax is None:
         side = board_figsize(n)[0]
         fig, ax = plt.subplots(figsize=(side + 1.2, side), layout="constrained")
@@ -291,14 +296,15 @@ def heatmap(
                 value = grid[r][c]
                 if abs(value) > 1e-9:
                     ax.text(c + 1, r + 1, _short(value), ha="center", va="center",
-                            fontsize=max(6.0, min(11.0, 0.3 * cell_pt)),
+                            fontsize=max(8.0, min(13.0, 0.34 * cell_pt)),
                             color="white" if value > threshold else "black")
     ticks = _ticks(n)
     ax.set_xticks(ticks)
     ax.set_yticks(ticks)
     ax.xaxis.tick_top()
     ax.tick_params(length=0)
-    fig.colorbar(image, ax=ax, label=label, shrink=0.85)
+    if colorbar:
+        fig.colorbar(image, ax=ax, label=label, shrink=0.85)
     if title:
         ax.set_title(title, fontsize=10)
     return fig
@@ -378,8 +384,8 @@ def plot_time(
     repeats = max((e["runs"] for e in summary), default=1)
     for label, entries in _by_config(summary).items():
         ns = [e["n"] for e in entries]
-        (line,) = ax.plot(ns, _positive(e[f"{metric}_median"] for e in entries), marker="o", markersize=4,
-                          label=label)
+        look = style_for(entries[0]["method"], entries[0]["variant"], entries[0]["solver"])
+        (line,) = ax.plot(ns, _positive(e[f"{metric}_median"] for e in entries), markersize=5, label=label, **look)
         colour = line.get_color()
         low = _positive(e[f"{metric}_min"] for e in entries)
         high = _positive((e["time_limit"] if e["timeouts"] and metric == "total" else e[f"{metric}_max"])
@@ -397,9 +403,10 @@ def plot_time(
         handles.append(Line2D([], [], color="0.3", linestyle="--", marker="x", markersize=8, markeredgewidth=2))
         labels.append(f"time limit ({limit:g} s): x = timed out")
     _log_scale_if_positive(ax, "y", "no finished run took a measurable time")
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _pos: seconds_text(value) if value > 0 else ""))
     ax.set_xlabel("n (board size)")
     what = {"total": "build + solve", "solve": "solve", "build": "build"}[metric]
-    ax.set_ylabel(f"{what} time, seconds" + (f"\n(median of {repeats}; band: min–max)" if repeats > 1 else ""))
+    ax.set_ylabel(f"{what} time" + (f"\n(median of {repeats}; band: min–max)" if repeats > 1 else ""))
     ax.grid(True, which="major", alpha=0.4)
     ax.grid(True, which="minor", alpha=0.12)
     ax.legend(handles, labels, fontsize=8, loc="best")
@@ -446,11 +453,10 @@ def plot_size(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Fi
                              squeeze=False)
     plt.close(fig)
     axes_by = dict(zip(panels, axes[0], strict=True))
-    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     ns_all = sorted({e["n"] for e in summary})
     dense = _curve_points(ns_all[0], min(ns_all[-1], CURVE_MAX_N))
-    for i, ((encoding, k), entries) in enumerate(sorted(sat.items())):
-        colour = colours[i % len(colours)]
+    for (encoding, k), entries in sorted(sat.items()):
+        colour = style_colour("sat", encoding)
         by_n: dict[int, Mapping[str, Any]] = {}
         for e in entries:
             by_n.setdefault(e["n"], e)
@@ -463,8 +469,8 @@ def plot_size(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Fi
             points = [(e["n"], e[panel]) for e in measured if e[panel]]
             if points:
                 ax.plot(*zip(*points, strict=True), linestyle="none", marker="o", markersize=4, color=colour)
-    for i, (formulation, entries) in enumerate(sorted(ilp.items())):
-        colour = colours[(i + len(sat)) % len(colours)]
+    for formulation, entries in sorted(ilp.items()):
+        colour = style_colour("ilp", formulation)
         by_n = {}
         for e in entries:
             by_n.setdefault(e["n"], e)

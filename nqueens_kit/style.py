@@ -54,6 +54,21 @@ PRESENTATION_RC: dict[str, Any] = {
 }
 
 
+def seconds_text(value: float) -> str:
+    """A time for an axis or a table: ``50 µs``, ``2 ms``, ``350 ms``, ``1.5 s``, ``2 min``.
+
+    >>> [seconds_text(v) for v in (5e-5, 0.002, 0.35, 1.5, 120)]
+    ['50 µs', '2 ms', '350 ms', '1.5 s', '2 min']
+    """
+    if value >= 120:
+        return f"{value / 60:g} min"
+    if value >= 1:
+        return f"{value:g} s"
+    if value >= 1e-3:
+        return f"{value * 1e3:.3g} ms"
+    return f"{value * 1e6:.3g} µs"
+
+
 def colour(method: str, variant: str | None = None) -> str:
     """The colour of a method and variant (a neutral grey for anything unlisted)."""
     return COLOURS.get((method, variant), COLOURS.get((method, None), OKABE_ITO["grey"]))

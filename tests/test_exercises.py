@@ -94,9 +94,37 @@ def test_clause_count_checker() -> None:
     assert check_clause_count(lambda n: 2 * n + n * n * (n - 1) + n * (n - 1) * (2 * n - 1) // 3)
     assert check_clause_count(lambda n: 12 * n * n - 22 * n + 12, encoding="sequential")
     twice = check_clause_count(lambda n: 2 * n + n * n * (n - 1) + 2 * n * (n - 1) * (2 * n - 1) // 3)
-    assert not twice and twice.counterexample == (2, 12, 10)
-    off = check_clause_count(lambda n: 1 / (n - 1))
+    assert not twice and twice.counterexample == (4, 112, 84)  # boards from 4 up are checked first
+    right = lambda n: 2 * n + n * n * (n - 1) + n * (n - 1) * (2 * n - 1) // 3  # noqa: E731
+    off = check_clause_count(lambda n: right(n) if n > 1 else 1 / (n - 1))
     assert not off and "ZeroDivisionError" in off.message and off.counterexample[0] == 1
+    small = check_clause_count(lambda n: 12 * n * n - 22 * n + 12 if n > 3 else 0, encoding="sequential")
+    assert not small and small.counterexample[0] == 3 and "right for n = 4 and up" in small.message
+
+
+def test_cardinality_checks_reach_k_12() -> None:
+    """A commander encoding that is right up to k = 9 and wrong from k = 10 on is caught."""
+    from nqueens_kit.encodings import commander
+
+    def late_bug(lits, pool):
+        clauses = commander(lits, pool)
+        return clauses[:-1] if len(lits) >= 10 else clauses  # drops the last clause of the top level
+
+    verdict = check_at_most_one(late_bug)
+    assert not verdict and len(verdict.counterexample[0]) == 10
+    assert check_at_most_one(commander)
+
+
+def test_a_checker_that_skips_bounds_is_caught() -> None:
+    from nqueens_kit.exercises import check_verify
+
+    def attacks_only(n, queens):
+        queens = list(queens)
+        return len(queens) == n and not any(a[0] == b[0] or a[1] == b[1] or abs(a[0] - b[0]) == abs(a[1] - b[1])
+                                            for i, a in enumerate(queens) for b in queens[i + 1:])
+
+    verdict = check_verify(attacks_only)
+    assert not verdict and verdict.counterexample[0] == "a queen off the board that attacks nobody"
 
 
 def test_verify_checker() -> None:
