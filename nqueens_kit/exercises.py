@@ -11,6 +11,8 @@ Inside:
 - :func:`check_clause_count`: a student's closed-form clause count ``f(n)`` against the generated formula.
 - :func:`check_verify`: a student's solution checker ``f(n, queens)`` against boards with every kind of flaw.
 - :func:`check_diagonals`: a student's list of the diagonal lines of a board (for the ILP constraints).
+- :func:`resolve`: one resolution step, for proving a formula unsatisfiable by hand.
+- :func:`check_count`: a student's count of solutions against backtracking.
 
 The checkers are independent of the encoder under test: an at-most-one formula is judged by solving it
 with each assignment of the literals forced, which says directly which assignments it allows.
@@ -28,16 +30,16 @@ Correct: these clauses allow exactly the assignments with at most one true liter
 from __future__ import annotations
 
 import inspect
+import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-import random
 from itertools import combinations
 from itertools import product as assignments
 from typing import Any
 
-from .board import Cell, board_lines, verify
+from .board import Cell, Problem, board_lines, canonical, verify
 from .cnf import build_cnf
-from .construct import construct
+from .construct import construct, iter_backtrack
 from .encodings import Clause, VarPool
 
 #: The largest number of literals the cardinality checks try.
@@ -150,8 +152,8 @@ def check_at_most_one(encode: Callable[..., Any], max_k: int = MAX_K) -> Verdict
 
     For each k = 1 .. ``max_k`` it tries the assignments of the literals (all 2^k up to k = 6; above, every one
     with at most three true literals and a sample of the rest): the clauses (with any helper variables taken
-    from ``pool.new()`` left free) must be satisfiable exactly when at most one literal is true.  A wrong encoding gets the first assignment it gets wrong as ``counterexample``:
-    ``(literals, values)``.
+    from ``pool.new()`` left free) must be satisfiable exactly when at most one literal is true.  A wrong
+    encoding gets the first assignment it gets wrong as ``counterexample``: ``(literals, values)``.
 
     >>> check_at_most_one(lambda lits: []).counterexample
     ((1, 2), (True, True))
@@ -169,6 +171,49 @@ def check_exactly_one(encode: Callable[..., Any], max_k: int = MAX_K) -> Verdict
     ((1, 2), (True, True))
     """
     return _check_cardinality(encode, exact=True, max_k=max_k)
+
+
+def check_count(answer: Any, problem: Problem | int, fundamental: bool = False) -> Verdict:
+    """Check a student's count of the solutions (or fundamental solutions) of ``problem`` against bitmask
+    backtracking.
+
+    >>> check_count(4, Problem(8, [(1, 1)]))
+    Correct: 8-queens with queens placed at 1,1 has 4 solutions.
+    >>> bool(check_count(92, 8)), bool(check_count(5, Problem(8, [(1, 1)])))
+    (True, False)
+    """
+    problem = problem if isinstance(problem, Problem) else Problem(problem)
+    boards = list(iter_backtrack(problem))
+    truth = len({canonical(problem.n, b) for b in boards}) if fundamental else len(boards)
+    what = "fundamental solutions" if fundamental else "solutions"
+    if isinstance(answer, bool) or not isinstance(answer, int):
+        return Verdict(False, f"Not yet: give the number of {what} as a whole number, not {answer!r}.", answer)
+    if answer != truth:
+        direction = "too many" if answer > truth else "too few"
+        return Verdict(False, f"Not yet: {answer} is {direction} for {problem.describe()}.", answer)
+    return Verdict(True, f"Correct: {problem.describe()} has {truth} {what}.")
+
+
+def resolve(first: Sequence[int], second: Sequence[int]) -> list[int]:
+    """The resolvent of two clauses (lists of DIMACS literals): everything but the one variable they contain
+    with opposite signs.  A one-line error says when there is no such variable, or more than one (the
+    resolvent would be true in every assignment, so it proves nothing).
+
+    >>> resolve([1, 2], [-1, 3]), resolve([4], [-4])
+    ([2, 3], [])
+    """
+    from .errors import InputError
+
+    a, b = set(first), set(second)
+    clashes = sorted({abs(lit) for lit in a if -lit in b})
+    if not clashes:
+        raise InputError(f"{list(first)} and {list(second)} contain no variable with opposite signs: "
+                         "there is nothing to resolve on")
+    if len(clashes) > 1:
+        raise InputError(f"{list(first)} and {list(second)} clash on {len(clashes)} variables ({clashes}); "
+                         "resolving on one of them leaves a clause that is always true")
+    pivot = clashes[0]
+    return sorted((a | b) - {pivot, -pivot}, key=lambda lit: (abs(lit), lit))
 
 
 def check_clause_count(formula: Callable[[int], int], encoding: str = "pairwise",

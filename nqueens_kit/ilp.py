@@ -10,6 +10,7 @@ Inside:
   (nodes, iterations, its own time) in ``stats`` and the settings it ran with in ``options``.
 - :func:`iter_boards`: enumeration by no-good cuts (one full re-solve per board: slow by design).
 - :func:`lp_relaxation`: the fractional values of the LP relaxation, for heat maps.
+- :func:`log_highlights`: the lines of a CBC or HiGHS log that tell what the solver did.
 - :func:`export_model`: ``.lp`` / ``.mps`` files other solvers read.
 
 The solvers themselves (how CBC and HiGHS are found) are in :mod:`nqueens_kit.solvers.ilp_pulp`; the
@@ -145,11 +146,13 @@ class _Run:
     log: str = ""
 
 
+#: What the kit reads from CBC's log; CBC 2.10 writes "Time (Wallclock seconds):", newer builds
+#: "Time (B&C, Wallclock seconds):" and "... (CPU seconds):" on the total line.
 _CBC_LOG = {
     "nodes": r"Enumerated nodes:\s+(\d+)",
     "iterations": r"Total iterations:\s+(\d+)",
-    "solver_seconds": r"Time \(Wallclock seconds\):\s+([\d.]+)",
-    "solver_cpu_seconds": r"Time \(CPU seconds\):\s+([\d.]+)",
+    "solver_seconds": r"Time \((?:B&C, )?Wallclock seconds\):\s+([\d.]+)",
+    "solver_cpu_seconds": r"\(CPU seconds\):\s+([\d.]+)",
 }
 
 
@@ -220,6 +223,8 @@ def _run(model: IlpModel, backend: IlpSolver, deadline: float | None, settings: 
         log_path = os.path.join(tmp, "solver.log")
         if backend.command_line:
             options["logPath"] = log_path
+        elif keep_log:  # HiGHS writes its log to a file when asked (and nothing to the screen)
+            options.update(msg=True, log_to_console=False, log_file=log_path)
         engine = backend.engine(**options)
         if hasattr(engine, "tmpDir"):
             # PuLP's default is $TMPDIR, or the working directory when that is unusable: never there.
@@ -235,9 +240,8 @@ def _run(model: IlpModel, backend: IlpSolver, deadline: float | None, settings: 
             raise InputError(f"{backend.name} could not write its files in {tmp}: {exc.strerror or exc}") from None
         seconds = time.perf_counter() - start
         state, stats = _classify(model.prob, returned)
-        text = ""
-        if backend.command_line and os.path.exists(log_path):
-            text = Path(log_path).read_text(errors="replace")
+        text = Path(log_path).read_text(errors="replace") if os.path.exists(log_path) else ""
+        if backend.command_line and text:
             for key, pattern in _CBC_LOG.items():
                 match = re.search(pattern, text)
                 if match:
@@ -337,6 +341,26 @@ def iter_boards(problem: Problem, formulation: str | Formulation | None = None,
         found += 1
         yield board
         model.prob.addConstraint(pulp.lpSum([model.x[cell] for cell in board]) <= n - 1, f"nogood_{found}")
+
+
+#: Lines of a CBC log worth reading aloud: the settings changed, each integer solution found and how,
+#: the search summary, strong branching, and the totals.
+_CBC_HIGHLIGHTS = ("Option for", "Continuous objective", "Cbc0001I", "Cbc0032I", "Cbc0035I", "Cbc0038I",
+                   "Result -", "Enumerated nodes", "Total iterations", "Time (", "Total time")
+#: A row of HiGHS's branch-and-bound table: source letter, nodes, queue, leaves, explored %, ...
+_HIGHS_ROW = re.compile(r"^\s*[A-Za-z]?\s+\d+\s+\d+\s+\d+\s+[\d.]+%")
+
+
+def log_highlights(log: str, solver: str) -> list[str]:
+    """The lines of a CBC or HiGHS log (``extra["solver_log"]`` of :func:`solve_here` with ``keep_log``)
+    that tell what the solver did: for CBC the settings, how each board was found, nodes, strong branching
+    and times; for HiGHS the branch-and-bound table and where its LP iterations went."""
+    lines = [line.rstrip() for line in log.splitlines()]
+    if solver == "cbc":
+        return [line for line in lines if line.strip().startswith(_CBC_HIGHLIGHTS) or "Integer solution" in line]
+    return [line for line in lines if _HIGHS_ROW.match(line) or line.strip().startswith(
+        ("Src  Proc.", "Status", "Primal bound", "Dual bound", "Nodes", "LP iterations")) or line.strip().endswith(
+        ("(strong br.)", "(separation)", "(heuristics)"))]
 
 
 # ----------------------------------------------------------------------------------- LP relaxation

@@ -144,7 +144,7 @@ def draw_board(
     n: int,
     queens: Iterable[Cell] = (),
     preplaced: Iterable[Cell] = (),
-    attacks: bool = False,
+    attacks: bool | Iterable[Cell] = False,
     highlight: Iterable[Cell] | Mapping[Cell, str] | None = None,
     ax: Axes | None = None,
     title: str | None = None,
@@ -154,7 +154,9 @@ def draw_board(
 
     Row 1 is at the top and column 1 on the left, as in :func:`nqueens_kit.board.draw`.  Pre-placed queens
     are drawn in :data:`PREPLACED_COLOUR` (whether or not ``queens`` repeats them).  ``attacks`` draws the
-    lines every queen attacks along, and a thick red segment between any two queens that attack each other.
+    lines along which queens attack: ``True`` for every queen (readable on small boards), or a list of queens
+    whose lines to draw boldly (the others' faintly); and a thick red segment between any two queens that
+    attack each other.
     ``highlight`` is a set of cells (shaded yellow) or a dict cell -> colour.  ``labels`` numbers rows and
     columns.
     """
@@ -181,9 +183,15 @@ def draw_board(
             ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, facecolor=colour, edgecolor="none",
                                    alpha=0.65, zorder=1))
 
-    if attacks and everyone:
-        rays = [seg for q in everyone for seg in _attack_segments(n, q)]
-        ax.add_collection(LineCollection(rays, colors=ATTACK_COLOUR, linewidths=0.8, alpha=0.35, zorder=2))
+    if attacks is not False and everyone:
+        chosen = set(everyone) if attacks is True else set(_cells(n, attacks, "attacks"))
+        faint = [seg for q in everyone if q not in chosen for seg in _attack_segments(n, q)]
+        bold = [seg for q in everyone if q in chosen for seg in _attack_segments(n, q)]
+        if faint:
+            ax.add_collection(LineCollection(faint, colors=ATTACK_COLOUR, linewidths=0.6, alpha=0.12, zorder=2))
+        thick = 2.2 if len(chosen) <= 2 else 0.9
+        ax.add_collection(LineCollection(bold, colors=ATTACK_COLOUR, linewidths=thick,
+                                         alpha=0.75 if len(chosen) <= 2 else 0.35, zorder=2))
         clashes = [((a[1], a[0]), (b[1], b[0])) for i, a in enumerate(everyone) for b in everyone[i + 1:]
                    if attack_reason(a, b)]
         if clashes:
