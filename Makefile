@@ -10,7 +10,7 @@ PYTEST_ARGS ?=
 # JupyterLab refuses to start as root unless told to (containers, lab machines).
 JUPYTER_ROOT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
-.PHONY: run test app bench install system-packages clean
+.PHONY: run test app bench site install system-packages clean
 
 run: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(JUPYTER_ROOT) $(JUPYTER_ARGS)
@@ -31,6 +31,10 @@ app: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_core.py
 	$(BIN)/python benchmarks/bench_ilp.py
+
+# The course as HTML with every figure (the stored notebooks keep none): build/site/index.html.
+site: $(STAMP)
+	$(BIN)/python -c 'from nqueens_kit.bundle import build_site; print(build_site("build/site")[-1])'
 
 install: $(STAMP)
 

@@ -52,3 +52,47 @@ def copy_notebooks(dest: str | os.PathLike[str], force: bool = False) -> list[Pa
     except OSError as exc:
         raise InputError(f"cannot copy the notebooks to {target}: {exc.strerror or exc}") from None
     return written
+
+
+def build_site(dest: str | os.PathLike[str], chapters: list[str] | None = None, timeout: int = 900) -> list[Path]:
+    """Execute the chapters on fresh kernels and write them as HTML pages with every figure, plus an
+    ``index.html`` linking them, into ``dest`` (``make site``).  The stored notebooks keep no figures; this
+    is the version for reading.  ``chapters`` picks notebooks by file name (default: all).  Returns the
+    pages written."""
+    import html
+    import json
+    import tempfile
+
+    import nbformat
+    from nbconvert import HTMLExporter
+    from nbconvert.preprocessors import ExecutePreprocessor
+
+    source = notebooks_folder()
+    names = chapters or [p.name for p in sorted(source.glob("[0-9][0-9]-*.ipynb"))]
+    unknown = [name for name in names if not (source / name).is_file()]
+    if unknown:
+        raise InputError(f"no chapter {unknown[0]!r} in {source}; chapters: "
+                         f"{', '.join(p.name for p in sorted(source.glob('[0-9][0-9]-*.ipynb')))}")
+    target = Path(dest)
+    target.mkdir(parents=True, exist_ok=True)
+    written, links = [], []
+    with tempfile.TemporaryDirectory(prefix="nqueens-kit-site-") as work:
+        for relative in notebook_files(source):  # run in a copy, so the data folder is where the chapters look
+            (Path(work) / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source / relative, Path(work) / relative)
+        for name in names:
+            nb = nbformat.read(Path(work) / name, as_version=4)
+            ExecutePreprocessor(timeout=timeout, kernel_name="python3").preprocess(nb, {"metadata": {"path": work}})
+            body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
+            page = target / (Path(name).stem + ".html")
+            page.write_text(body, encoding="utf-8")
+            written.append(page)
+            title = next((line[2:] for cell in nb.cells if cell.cell_type == "markdown"
+                          for line in cell.source.splitlines() if line.startswith("# ")), name)
+            links.append(f'<li><a href="{html.escape(page.name)}">{html.escape(title)}</a></li>')
+    index = target / "index.html"
+    index.write_text("<!doctype html><meta charset='utf-8'><title>nqueens-kit: the course</title>"
+                     "<h1>nqueens-kit: the course</h1><ol style='list-style:none'>" + "".join(links) + "</ol>"
+                     f"<p>Executed from the stored notebooks; {json.dumps(len(links))} chapters.</p>\n",
+                     encoding="utf-8")
+    return [*written, index]

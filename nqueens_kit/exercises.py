@@ -13,6 +13,7 @@ Inside:
 - :func:`check_diagonals`: a student's list of the diagonal lines of a board (for the ILP constraints).
 - :func:`resolve`: one resolution step, for proving a formula unsatisfiable by hand.
 - :func:`check_count`: a student's count of solutions against backtracking.
+- :func:`check_par2`: a student's PAR-2 score (runs that hit the time limit count twice the limit).
 
 The checkers are independent of the encoder under test: an at-most-one formula is judged by solving it
 with each assignment of the literals forced, which says directly which assignments it allows.
@@ -190,8 +191,49 @@ def check_count(answer: Any, problem: Problem | int, fundamental: bool = False) 
         return Verdict(False, f"Not yet: give the number of {what} as a whole number, not {answer!r}.", answer)
     if answer != truth:
         direction = "too many" if answer > truth else "too few"
-        return Verdict(False, f"Not yet: {answer} is {direction} for {problem.describe()}.", answer)
+        return Verdict(False, f"Not yet: {answer} {what} is {direction} for {problem.describe()}.", answer)
     return Verdict(True, f"Correct: {problem.describe()} has {truth} {what}.")
+
+
+def check_par2(score: Callable[[list[float | None], float], Any], time_limit: float = 10.0) -> Verdict:
+    """Check a student's ``score(times, time_limit)``: the PAR-2 of runs whose ``times`` are seconds, ``None``
+    for a run stopped by the limit (it counts as twice the limit; the score is the mean over all runs).
+
+    >>> check_par2(lambda times, limit: sum(t if t is not None else 2 * limit for t in times) / len(times))
+    Correct: every run counts, and a run stopped by the limit counts as twice the limit.
+    >>> check_par2(lambda times, limit: sum(t for t in times if t is not None) / len(times)).ok
+    False
+    """
+    import math
+
+    from .bench.summary import par2
+
+    cases: list[list[float | None]] = [[1.0, 2.0, 3.0], [0.5], [1.0, None, 3.0], [None], [None, None, 4.0],
+                                       [2.0, None, None, 4.0, 0.25]]
+    for times in cases:
+        finished = [t for t in times if t is not None]
+        truth = par2(finished, times.count(None), time_limit)
+        assert truth is not None
+        try:
+            got = score(list(times), time_limit)
+        except Exception as exc:  # a student's bug is an answer, not a crash
+            return Verdict(False, f"Not yet: score({times}, {time_limit:g}) raised {type(exc).__name__}: {exc}",
+                           times)
+        if isinstance(got, bool) or not isinstance(got, (int, float)) or not math.isclose(got, truth, rel_tol=1e-9):
+            unsolved = times.count(None)
+            guesses = {
+                "a run stopped by the limit counts twice the limit, not once (that would be PAR-1)":
+                    (sum(finished) + unsolved * time_limit) / len(times),
+                "runs stopped by the limit must count too, as twice the limit":
+                    sum(finished) / len(finished) if finished else math.nan,
+                "the mean is over all runs, not only the finished ones":
+                    (sum(finished) + unsolved * 2 * time_limit) / len(finished) if finished else math.nan,
+            }
+            hint = next((f" Hint: {why}." for why, value in guesses.items()
+                         if isinstance(got, (int, float)) and math.isclose(got, value, rel_tol=1e-9)), "")
+            return Verdict(False, f"Not yet: for times {times} and a {time_limit:g} s limit, PAR-2 is {truth:g}; "
+                                  f"your function gives {got!r}.{hint}", times)
+    return Verdict(True, "Correct: every run counts, and a run stopped by the limit counts as twice the limit.")
 
 
 def resolve(first: Sequence[int], second: Sequence[int]) -> list[int]:

@@ -29,8 +29,8 @@ from .limits import Size, ilp_size
 
 #: Named solver settings: the first is the default.
 SETTINGS: dict[str, str] = {
-    "tuned": "CBC with feasibility pump, preprocessing and cuts off (2-10x faster on these models from n = 36); "
-             "HiGHS defaults",
+    "tuned": "CBC with feasibility pump, preprocessing and cuts off (faster on large boards, slower on small "
+             "ones: notebook 5 measures it); HiGHS defaults",
     "default": "every solver with its own default settings",
 }
 DEFAULT_SETTINGS = "tuned"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from nqueens_kit.bundle import copy_notebooks, notebook_files, notebooks_folder
+from nqueens_kit.bundle import build_site, copy_notebooks, notebook_files, notebooks_folder
 from nqueens_kit.cli import main
 from nqueens_kit.errors import InputError
 
@@ -40,3 +40,13 @@ def test_a_file_is_not_a_folder(tmp_path):
     (tmp_path / "x").write_text("")
     with pytest.raises(InputError, match="is a file"):
         copy_notebooks(tmp_path / "x")
+
+
+def test_site_pages_carry_their_figures(tmp_path):
+    pages = build_site(tmp_path / "site", chapters=["01-rules-to-clauses.ipynb"])
+    assert [p.name for p in pages] == ["01-rules-to-clauses.html", "index.html"]
+    page = pages[0].read_text(encoding="utf-8")
+    assert page.count("data:image/png;base64") >= 2, "the executed chapter's figures are in the page"
+    assert ">1. From rules to clauses</a>" in pages[1].read_text(encoding="utf-8")
+    with pytest.raises(InputError, match="no chapter 'nine.ipynb'"):
+        build_site(tmp_path / "site", chapters=["nine.ipynb"])

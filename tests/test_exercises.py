@@ -7,14 +7,19 @@ from functools import partial
 import pytest
 
 from nqueens_kit import verify
+from nqueens_kit.board import Problem
 from nqueens_kit.encodings import ENCODINGS, exactly_one, pairwise, sequential
+from nqueens_kit.errors import InputError
 from nqueens_kit.exercises import (
     Verdict,
     check_at_most_one,
     check_clause_count,
+    check_count,
     check_diagonals,
     check_exactly_one,
+    check_par2,
     check_verify,
+    resolve,
 )
 
 
@@ -158,3 +163,42 @@ def test_diagonals_checker() -> None:
     assert not with_corners and "not a diagonal" in with_corners.message
     doubled = check_diagonals(lambda n: diagonals(n) * 2)
     assert not doubled and "listed twice" in doubled.message
+
+
+def test_count_checker_against_published_counts() -> None:
+    assert check_count(92, 8) and check_count(12, 8, fundamental=True) and check_count(0, 3)
+    assert check_count(4, Problem(8, [(1, 1)]))
+    high, low = check_count(93, 8), check_count(11, 8, fundamental=True)
+    assert not high and "too many" in high.message
+    assert not low and "too few" in low.message
+    for wrong in ("92", 92.0, True, None):
+        verdict = check_count(wrong, 8)
+        assert not verdict and "whole number" in verdict.message
+
+
+def test_par2_checker_catches_the_usual_mistakes() -> None:
+    def right(times, limit):
+        return sum(2 * limit if t is None else t for t in times) / len(times)
+
+    assert check_par2(right) and check_par2(right, time_limit=0.5)
+    par1 = check_par2(lambda times, limit: sum(limit if t is None else t for t in times) / len(times))
+    assert not par1 and "PAR-1" in par1.message and par1.counterexample == [1.0, None, 3.0]
+    dropped = check_par2(lambda times, limit: right([t for t in times if t is not None] or [0.0], limit))
+    assert not dropped and "must count too" in dropped.message
+    solved_only = check_par2(lambda times, limit: sum(2 * limit if t is None else t for t in times)
+                             / max(1, sum(t is not None for t in times)))
+    assert not solved_only and "over all runs" in solved_only.message
+    crash = check_par2(lambda times, limit: sorted([*times, None]))
+    assert not crash and "TypeError" in crash.message
+    text = check_par2(lambda times, limit: "8")
+    assert not text and "'8'" in text.message
+
+
+def test_resolve_one_step() -> None:
+    assert resolve([1, 2], [-1, 3]) == [2, 3]
+    assert resolve([-5, 2, 1], [5, 2]) == [1, 2]  # a shared literal appears once
+    assert resolve([4], [-4]) == []
+    with pytest.raises(InputError, match="nothing to resolve"):
+        resolve([1, 2], [2, 3])
+    with pytest.raises(InputError, match="clash on 2 variables"):
+        resolve([1, 2], [-1, -2])

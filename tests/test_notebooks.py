@@ -2,15 +2,18 @@
 
 How outputs are stored (the policy this file enforces):
 
-- Every code cell is stored without outputs and with ``execution_count`` null, *except* cells whose first
-  line is ``# NBVAL_CHECK_OUTPUT``.  Those pinned cells print something deterministic that is worth
-  guarding (the n = 4 clause list, clause counts, solution counts, the checkers' verdicts); they keep their
-  text output, and their execution count is their position among the code cells (what a fresh top-to-bottom
-  run gives).  ``pytest --nbval-lax`` reruns every notebook on a fresh kernel and compares exactly those
-  cells, so a wrong count fails the test; ``assert`` lines in the cells guard the rest.
-- Pinned outputs are plain text (stream or ``text/plain``): no images, HTML or widget state.
+- Every code cell is stored without outputs and with ``execution_count`` null, *except* cells tagged
+  ``nbval-check-output`` (nbval's own cell tag, invisible to a reader).  Those pinned cells print something
+  deterministic that is worth guarding (the n = 4 clause list, clause counts, solution counts, the
+  checkers' verdicts); they keep their text output, and their execution count is their position among the
+  code cells (what a fresh top-to-bottom run gives).  ``pytest --nbval-lax`` reruns every notebook on a
+  fresh kernel and compares exactly those cells, so a wrong count fails the test; ``assert`` lines in the
+  cells guard the rest, including every number the prose quotes.
+- Pinned outputs are plain text (stream or ``text/plain``): no images, HTML or widget state.  So a stored
+  notebook opens with its text and its pinned numbers but without figures: run it (Run All, a few seconds
+  to a minute) to draw them, or read the published site (``make site``), which is executed when built.
 - Notebook metadata is only ``kernelspec`` (``python3``) and ``language_info`` reduced to its name; cell
-  metadata is empty.  No author, Colab or JupyterLab UI state gets in.
+  metadata is empty except the pin tag.  No author, Colab or JupyterLab UI state gets in.
 
 After editing a notebook in JupyterLab, run ``python tests/test_notebooks.py`` (all notebooks) or
 ``python tests/test_notebooks.py notebooks/02-solving-with-sat.ipynb``: it executes the notebook on a
@@ -37,7 +40,7 @@ EXPECTED = [
     "05-sat-vs-ilp.ipynb",
     "06-playground.ipynb",
 ]
-PIN = "# NBVAL_CHECK_OUTPUT"
+PIN = "nbval-check-output"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
 LANGUAGE_INFO = {"name": "python"}
 MAX_BYTES = 120_000
@@ -56,7 +59,7 @@ def _source(cell: dict[str, Any]) -> str:
 
 
 def _pinned(cell: dict[str, Any]) -> bool:
-    return cell["cell_type"] == "code" and _source(cell).lstrip().startswith(PIN)
+    return cell["cell_type"] == "code" and PIN in cell.get("metadata", {}).get("tags", [])
 
 
 # ------------------------------------------------------------------------------------ the stored form
@@ -68,7 +71,7 @@ def clean(nb: dict[str, Any]) -> dict[str, Any]:
     nb["nbformat"], nb["nbformat_minor"] = 4, 5
     position = 0
     for index, cell in enumerate(nb["cells"]):
-        cell["metadata"] = {}
+        cell["metadata"] = {"tags": [PIN]} if _pinned(cell) else {}
         cell.setdefault("id", f"cell-{index:02d}")
         if cell["cell_type"] != "code":
             cell.pop("outputs", None)
@@ -130,7 +133,8 @@ def test_notebook_is_stored_clean(name: str) -> None:
     position = 0
     for cell in nb["cells"]:
         where = f"{name}, cell {cell.get('id')!r}"
-        assert cell.get("metadata", {}) == {}, f"{where}: cell metadata must be empty"
+        assert cell.get("metadata", {}) in ({}, {"tags": [PIN]}), f"{where}: cell metadata must be empty or the pin"
+        assert "NBVAL" not in _source(cell), f"{where}: pin a cell with the {PIN} tag, not a comment readers see"
         if cell["cell_type"] != "code":
             assert "outputs" not in cell
             continue
@@ -156,9 +160,16 @@ def test_notebook_reads_like_a_chapter(name: str) -> None:
     first = _source(cells[0])
     assert cells[0]["cell_type"] == "markdown" and first.startswith("# "), f"{name} opens with a title"
     assert "you will learn" in first.lower(), f"{name} opens with what the reader will learn"
-    headings = [line for cell in cells if cell["cell_type"] == "markdown"
+    headings = [line.lower() for cell in cells if cell["cell_type"] == "markdown"
                 for line in _source(cell).splitlines() if line.startswith("## ")]
-    assert headings and headings[-1].lower().startswith("## exercises"), f"{name} ends with its exercises"
+    assert headings[-3:] == ["## exercises", "## summary", "## references"], (
+        f"{name} ends with its exercises, a summary and references, not {headings[-3:]}")
+    exercises = _exercises_text(cells)
+    numbered = re.findall(r"^\*\*(\d+)\.", exercises, re.M)
+    assert numbered, f"{name}: no numbered exercises"
+    for number, text in zip(numbered, re.split(r"^\*\*\d+\.", exercises, flags=re.M)[1:], strict=True):
+        assert "<summary>Hint</summary>" in text and "<summary>Worked solution</summary>" in text, (
+            f"{name}: exercise {number} needs a hint and a worked solution in <details>")
     assert sum(c["cell_type"] == "markdown" for c in cells) >= sum(c["cell_type"] == "code" for c in cells) / 2, (
         f"{name}: narrative first; there should be text between the code cells"
     )
@@ -174,19 +185,31 @@ def test_notebook_reads_like_a_chapter(name: str) -> None:
         assert "%%time" not in source and "%timeit" not in source, f"{name}: time with the kit's timing harness"
 
 
+def _exercises_text(cells: list[dict[str, Any]]) -> str:
+    """The markdown of the exercises section (from "## Exercises" to "## Summary")."""
+    text = "\n".join(_source(c) for c in cells if c["cell_type"] == "markdown")
+    start = text.lower().index("## exercises")
+    end = text.lower().index("## summary", start)
+    return text[start:end]
+
+
+def _exercise_code(cells: list[dict[str, Any]]) -> str:
+    start = max(i for i, c in enumerate(cells) if c["cell_type"] == "markdown"
+                and any(line.lower().startswith("## exercises") for line in _source(c).splitlines()))
+    return "".join(_source(c) for c in cells[start:] if c["cell_type"] == "code")
+
+
 def test_the_app_notebook_has_next_to_no_code() -> None:
+    """What make app serves: the playground first; after it only short self-checking exercise cells."""
     code = [_source(c) for c in _load(APP_NOTEBOOK)["cells"] if c["cell_type"] == "code"]
-    assert len(code) == 1 and len(code[0].strip().splitlines()) <= 2, code
-    assert "playground()" in code[0]
+    assert len(code[0].strip().splitlines()) <= 2 and "playground()" in code[0], code
+    assert all(len(cell.strip().splitlines()) <= 8 and "check_" in cell for cell in code[1:]), code
 
 
 def test_exercises_include_self_checking_ones() -> None:
-    """Chapters 1-4 each end with at least one exercise a checker from nqueens_kit.exercises marks."""
-    for name in EXPECTED[:4]:
-        cells = _load(name)["cells"]
-        start = max(i for i, c in enumerate(cells) if c["cell_type"] == "markdown"
-                    and any(line.lower().startswith("## exercises") for line in _source(c).splitlines()))
-        section = "".join(_source(c) for c in cells[start:] if c["cell_type"] == "code")
+    """Every chapter ends with at least one exercise a checker from nqueens_kit.exercises marks."""
+    for name in EXPECTED:
+        section = _exercise_code(_load(name)["cells"])
         assert re.search(r"\bcheck_\w+\(", section), f"{name}: no self-checking exercise"
         assert "from nqueens_kit.exercises import" in section
 

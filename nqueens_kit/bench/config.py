@@ -18,6 +18,7 @@ from typing import Any
 
 from ..board import parse_n, whole_number
 from ..errors import InputError
+from ..formulations import solver_options
 from ..methods import METHODS, Choice, get_method
 from ..solvers import REGISTRIES
 
@@ -159,8 +160,18 @@ def make_configs(methods: str | Iterable[str] = DEFAULT_METHODS, encodings: str 
                 settings_options = list(settings_list)
             for variant in variants[method]:
                 for solver in names:
+                    seen: list[dict[str, Any]] = []
                     for setting in settings_options:
-                        configs.append(Config.of(_choose(method, variant, solver, setting)))
+                        choice = _choose(method, variant, solver, setting)
+                        # settings that change nothing for this solver (HiGHS runs its defaults under
+                        # both) are timed once, under the first name given
+                        options = solver_options(choice.solver or "", setting) if setting else None
+                        same = options is not None and any({**o, "settings": None} == {**options, "settings": None}
+                                                           for o in seen)
+                        if options is not None:
+                            seen.append(options)
+                        if not same:
+                            configs.append(Config.of(choice))
         else:
             configs.append(Config.of(get_method(method).choose()))
     return configs
@@ -216,5 +227,10 @@ def parse_ns(text: str | int | Iterable[int]) -> list[int]:
 
 
 def config_order(config: Config) -> tuple[int, tuple[str, ...]]:
-    """Sort key: by method in :data:`METHOD_ORDER`, then by names."""
-    return (METHOD_ORDER.index(config.method) if config.method in METHOD_ORDER else len(METHOD_ORDER), config.key)
+    """Sort key: by method in :data:`METHOD_ORDER`, then by names, the default settings (tuned) first."""
+    from ..formulations import SETTINGS
+
+    method, variant, solver, settings = config.key
+    rank = list(SETTINGS).index(settings) if settings in SETTINGS else -1
+    return (METHOD_ORDER.index(method) if method in METHOD_ORDER else len(METHOD_ORDER),
+            (variant, solver, f"{rank:03d}", settings))
