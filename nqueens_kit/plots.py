@@ -217,7 +217,7 @@ def draw_board(
         ax.set_xticks([])
         ax.set_yticks([])
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize="medium")
     return fig
 
 
@@ -314,7 +314,7 @@ def heatmap(
     if colorbar:
         fig.colorbar(image, ax=ax, label=label, shrink=0.85)
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize="medium")
     return fig
 
 
@@ -392,7 +392,7 @@ def plot_time(
     repeats = max((e["runs"] for e in summary), default=1)
     for label, entries in _by_config(summary).items():
         ns = [e["n"] for e in entries]
-        look = style_for(entries[0]["method"], entries[0]["variant"], entries[0]["solver"])
+        look = style_for(entries[0]["method"], entries[0]["variant"], entries[0]["solver"], entries[0]["settings"])
         (line,) = ax.plot(ns, _positive(e[f"{metric}_median"] for e in entries), markersize=5, label=label, **look)
         colour = line.get_color()
         low = _positive(e[f"{metric}_min"] for e in entries)
@@ -417,9 +417,9 @@ def plot_time(
     ax.set_ylabel(f"{what} time" + (f"\n(median of {repeats}; band: min–max)" if repeats > 1 else ""))
     ax.grid(True, which="major", alpha=0.4)
     ax.grid(True, which="minor", alpha=0.12)
-    ax.legend(handles, labels, fontsize=8, loc="best")
+    ax.legend(handles, labels, fontsize="small", loc="best")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_title(title or f"Time against board size ({what})", fontsize=11)
+    ax.set_title(title or f"Time against board size ({what})", fontsize="large")
     return fig
 
 
@@ -505,10 +505,10 @@ def plot_size(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Fi
         ax.yaxis.set_minor_formatter(plain if high < 15 * low else NullFormatter())
         ax.set_xlabel("n (board size)")
         ax.set_ylabel(panel)
-        ax.set_title(notes[panel], fontsize=9)
+        ax.set_title(notes[panel], fontsize="small")
         ax.grid(True, which="both", alpha=0.25)
         if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize=8, loc="upper left")
+            ax.legend(fontsize="small", loc="upper left")
     if title:
         fig.suptitle(title)
     return fig
@@ -541,19 +541,20 @@ def plot_build_solve(rows: Sequence[Mapping[str, Any]], title: str | None = None
         ax.bar(ns, solve, width=width, bottom=build, color="#42a5f5", label="solve")
         for e in everything:
             if e["build_median"] is None and e["timeouts"]:
-                ax.text(e["n"], 0, " timeout", rotation=90, ha="center", va="bottom", fontsize=7, color="0.3")
+                ax.text(e["n"], 0, " timeout", rotation=90, ha="center", va="bottom", fontsize="x-small", color="0.3")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlim(all_ns[0] - width, all_ns[-1] + width)
-        ax.set_title(label, fontsize=10)
+        ax.set_title(label, fontsize="medium")
         ax.set_xlabel("n (board size)")
-        ax.set_ylabel("seconds (median)")
+        ax.set_ylabel("time (median)")
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _pos: seconds_text(value) if value > 0 else "0"))
         ax.grid(True, axis="y", alpha=0.3)
         if not entries:
             ax.text(0.5, 0.5, "no completed runs", ha="center", va="center", transform=ax.transAxes)
     for ax in flat[count:]:
         ax.set_axis_off()
-    flat[0].legend(fontsize=8, loc="upper left")
-    fig.suptitle(title or "Build time and solve time (stacked)", fontsize=11)
+    flat[0].legend(fontsize="small", loc="upper left")
+    fig.suptitle(title or "Build time and solve time (stacked)", fontsize="large")
     return fig
 
 

@@ -74,10 +74,19 @@ def colour(method: str, variant: str | None = None) -> str:
     return COLOURS.get((method, variant), COLOURS.get((method, None), OKABE_ITO["grey"]))
 
 
-def style_for(method: str, variant: str | None = None, solver: str | None = None) -> dict[str, Any]:
-    """Keyword arguments for matplotlib's ``plot``: ``color``, ``marker``, ``linestyle``."""
-    return {"color": colour(method, variant), "marker": MARKERS.get(solver, "o"),
-            "linestyle": LINESTYLES.get(method, "-")}
+def style_for(method: str, variant: str | None = None, solver: str | None = None,
+              settings: str | None = None) -> dict[str, Any]:
+    """Keyword arguments for matplotlib's ``plot``: ``color``, ``marker``, ``linestyle`` (and, for a solver
+    run with its ``default`` settings rather than the kit's tuned ones, hollow markers and a dotted line).
+
+    >>> style_for("ilp", "lines", "cbc", "default")["linestyle"], style_for("ilp", "lines", "cbc")["linestyle"]
+    (':', '--')
+    """
+    look: dict[str, Any] = {"color": colour(method, variant), "marker": MARKERS.get(solver, "o"),
+                            "linestyle": LINESTYLES.get(method, "-")}
+    if method == "ilp" and settings == "default":
+        look.update(linestyle=":", markerfacecolor="white")
+    return look
 
 
 @contextmanager
