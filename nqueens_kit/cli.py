@@ -100,6 +100,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("n", metavar="N", help="board size")
     _add_choice(p, list(METHODS), "pycosat (SAT default), cbc (ILP default); see 'nqueens-kit solvers'")
     _add_common(p)
+    p.add_argument("--proof", metavar="FILE", default=None,
+                   help="SAT: when there is no solution, write the solver's DRUP/DRAT proof to FILE (text) "
+                        "and check it with an independent checker")
+    p.add_argument("--checker", default="auto", choices=["auto", "drup", "dratify"],
+                   help="proof checker for --proof (default: drup, else dratify)")
     p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("count", help="count all (or fundamental) solutions")
@@ -145,9 +150,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(p, place=False)
     p.set_defaults(func=cmd_solvers)
 
-    from . import cli_bench
+    from . import cli_bench, cli_inside
 
     cli_bench.register(sub)
+    cli_inside.register(sub)
     return parser
 
 
@@ -239,6 +245,10 @@ def _isolated(method: str) -> bool | None:
 def cmd_solve(args: argparse.Namespace) -> int:
     from .methods import solve
 
+    if args.proof is not None:
+        from .cli_inside import solve_with_proof
+
+        return solve_with_proof(args)
     problem = _problem(args.n, args.place)
     args.time_limit = check_time_limit(args.time_limit)
     if args.method == "construct" and problem.n > 1_000_000 and not args.json:

@@ -95,6 +95,15 @@ class SatSolver(Solver):
         :func:`nqueens_kit.isolate.run_in_child`."""
         raise NotImplementedError
 
+    def prove(self, clauses: Sequence[Clause], num_vars: int,
+              deadline: float | None = None) -> tuple[SatOutcome, list[str] | None]:
+        """Solve and, when the answer is unsatisfiable, return the solver's DRUP/DRAT proof as text lines
+        (solvers whose ``capabilities.proofs`` is true)."""
+        from ..errors import InputError
+
+        raise InputError(f"{self.name} cannot write proofs; solvers that can: pysat-cadical, pysat-glucose, "
+                         "cadical, kissat")
+
     def models(self, clauses: Sequence[Clause], num_vars: int,
                block: Callable[[list[int]], Clause]) -> Iterator[list[int]]:
         """Every model up to ``block``: after each one, add ``block(model)`` and solve again (afresh here;

@@ -58,8 +58,18 @@ class Binary(SatSolver):
             return None
         return first_version_line([exe, "--version"]) or first_version_line([exe, "--help"]) or exe
 
+    def prove(self, clauses: Sequence[Clause], num_vars: int,
+              deadline: float | None = None) -> tuple[SatOutcome, list[str] | None]:
+        if not self.proof_args:
+            return super().prove(clauses, num_vars, deadline)
+        proof: list[str] = []
+        outcome = self.solve(clauses, num_vars, deadline, proof_lines=proof)
+        return outcome, (proof if outcome.status == "unsat" else None)
+
     def solve(self, clauses: Sequence[Clause], num_vars: int, deadline: float | None = None,
-              assumptions: Sequence[int] = (), extra_args: Sequence[str] = ()) -> SatOutcome:
+              assumptions: Sequence[int] = (), extra_args: Sequence[str] = (),
+              proof_lines: list[str] | None = None) -> SatOutcome:
+        """Solve; with ``proof_lines`` (a list) the solver also writes its text DRAT proof, read into it."""
         start = time.perf_counter()
         try:
             folder = tempfile.mkdtemp(prefix="nqueens-kit-sat-")
@@ -77,9 +87,16 @@ class Binary(SatSolver):
                                  f"{exc.strerror or exc}") from None
             result_path = os.path.join(folder, "result.txt")
             command = [self.executable() or self.name, *self.args, *extra_args, cnf_path]
-            if self.output_file:
+            proof_path = os.path.join(folder, "proof.drat")
+            if proof_lines is not None:
+                command[1:1] = self.proof_args
+                command.append(proof_path)
+            elif self.output_file:
                 command.append(result_path)
             status, model, detail = self._run(command, folder, deadline, result_path, num_vars)
+            if proof_lines is not None and status == "unsat" and os.path.exists(proof_path):
+                with open(proof_path, encoding="ascii", errors="replace") as proof:
+                    proof_lines.extend(line.rstrip("\n") for line in proof if line.strip())
         finally:
             shutil.rmtree(folder, ignore_errors=True)
         seconds = time.perf_counter() - start

@@ -59,6 +59,26 @@ class PySat(SatSolver):
         finally:
             solver.delete()  # type: ignore[attr-defined]
 
+    def prove(self, clauses: Sequence[Clause], num_vars: int,
+              deadline: float | None = None) -> tuple[SatOutcome, list[str] | None]:
+        if not self.capabilities.proofs:
+            return super().prove(clauses, num_vars, deadline)
+        from pysat.solvers import Solver
+
+        start = time.perf_counter()
+        solver = Solver(name=self.backend, bootstrap_with=clauses, with_proof=True)
+        try:
+            ok = _solve(solver, [], deadline)
+            seconds = time.perf_counter() - start
+            stats = dict(solver.accum_stats() or {})
+            if ok is None:
+                return SatOutcome("unknown", seconds=seconds, stats=stats), None
+            if ok:
+                return SatOutcome("sat", solver.get_model(), seconds=seconds, stats=stats), None
+            return SatOutcome("unsat", seconds=seconds, stats=stats), [str(line) for line in solver.get_proof()]
+        finally:
+            solver.delete()
+
     def models(self, clauses: Sequence[Clause], num_vars: int,
                block: Callable[[list[int]], Clause]) -> Iterator[list[int]]:
         solver = self._new(clauses)

@@ -1,0 +1,100 @@
+"""The command line for looking inside the solvers: ``trace`` (a CDCL search step by step), ``bnb`` (a
+branch-and-bound tree) and ``solve --proof`` (a checked proof of unsatisfiability)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from .errors import InputError
+from .limits import check_time_limit
+
+EXIT_OK, EXIT_NO, EXIT_TIMEOUT = 0, 1, 3
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from .cdcl import DEFAULT_MAX_EVENTS, MAX_TRACE_N
+    from .encodings import DEFAULT_ENCODING, ENCODINGS
+
+    p = sub.add_parser("trace", help="watch a CDCL solver: decisions, propagations, conflicts, learned clauses",
+                       description="Solve one board with a CDCL solver and print every step, one a line: "
+                                   "decide, propagate (with the clause that forced it), conflict, learn, "
+                                   "backjump, restart.  The kit's own solver tells everything; --engine "
+                                   f"cadical shows CaDiCaL's real trail without the clauses.  Boards up to "
+                                   f"n = {MAX_TRACE_N}.")
+    p.add_argument("n", metavar="N", help="board size")
+    p.add_argument("--place", metavar="R,C", nargs="+", action="extend", default=[],
+                   help="pre-place a queen at row R, column C (1-based); repeatable")
+    p.add_argument("--encoding", default=DEFAULT_ENCODING, help=f"one of: {', '.join(ENCODINGS)}")
+    p.add_argument("--engine", default="kit", choices=["kit", "cadical"],
+                   help="kit: the kit's own CDCL (every clause shown); cadical: CaDiCaL 1.9.5 via python-sat")
+    p.add_argument("--max-events", default=str(DEFAULT_MAX_EVENTS), metavar="K",
+                   help=f"stop after K events (default {DEFAULT_MAX_EVENTS:,})")
+    p.add_argument("--time-limit", default=None, metavar="S", help="wall-clock limit in seconds")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.set_defaults(func=cmd_trace)
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=str))
+
+
+def _whole(text: str, what: str) -> int:
+    from .board import whole_number
+
+    value = whole_number(text)
+    if value is None or value < 1:
+        raise InputError(f"{what} must be a whole number of at least 1, not {text!r}")
+    return value
+
+
+def cmd_trace(args: argparse.Namespace) -> int:
+    from . import isolate
+    from .board import Problem, draw, parse_cell, parse_n
+    from .cdcl import trace, trace_cadical
+
+    n = parse_n(args.n)
+    problem = Problem(n, tuple(parse_cell(text, n) for text in args.place))
+    limit = check_time_limit(args.time_limit)
+    max_events = _whole(args.max_events, "--max-events")
+    if args.engine == "kit":
+        run = isolate.run_in_child(trace, (problem, args.encoding, max_events), time_limit=limit)
+    else:
+        run = isolate.run_in_child(trace_cadical, (problem, args.encoding, max_events), time_limit=limit)
+    if run.status != "done":
+        run.raise_error()
+        raise InputError(f"the trace did not finish within the {limit:g} s limit; try a smaller board or "
+                         "--max-events") if run.status == "timeout" else InputError("the trace ran out of memory")
+    result = run.value
+    if args.json:
+        _print_json(result.as_dict())
+    else:
+        for line in result.lines():
+            print(line)
+        stats = ", ".join(f"{v:,} {k}" for k, v in result.stats.items())
+        print(f"{problem.describe()} ({args.encoding}, {args.engine}): {result.status}; {stats}"
+              + (f"; {result.note}" if result.note else ""))
+        if result.queens:
+            print(draw(n, result.queens, problem.preplaced))
+    return {"solved": EXIT_OK, "infeasible": EXIT_NO}.get(str(result.status), EXIT_TIMEOUT)
+
+
+def solve_with_proof(args: argparse.Namespace) -> int:
+    """``solve N --proof FILE``: SAT only; the proof is written and checked when the answer is no."""
+    from .board import Problem, parse_cell, parse_n
+    from .proofs import solve_with_proof as run
+
+    if args.method != "sat":
+        raise InputError("--proof is for --method sat (a SAT solver's proof of unsatisfiability); for ILP "
+                         "see 'nqueens-kit bnb'")
+    if args.formulation is not None:
+        raise InputError("--formulation belongs to --method ilp; SAT uses --encoding")
+    n = parse_n(args.n)
+    problem = Problem(n, tuple(parse_cell(text, n) for text in args.place))
+    result = run(problem, args.proof, args.encoding or "pairwise", args.solver, args.checker,
+                 check_time_limit(args.time_limit))
+    from .cli import _report_solve
+
+    code = _report_solve(result, args.json)
+    return code
