@@ -109,8 +109,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("count", help="count all (or fundamental) solutions")
     p.add_argument("n", metavar="N", nargs="?", help="board size (omit with --from-cnf)")
-    _add_choice(p, [name for name, m in METHODS.items() if m.can_count], "solver to enumerate with")
+    _add_choice(p, [name for name, m in METHODS.items() if m.can_count] + ["model-count"], "solver to enumerate with")
     p.add_argument("--fundamental", action="store_true", help="also count solutions up to rotation and reflection")
+    p.add_argument("--break-symmetry", action="store_true",
+                   help="add lex-leader constraints so that one board of every orbit of the 8 symmetries is "
+                        "found: the count is that of the fundamental solutions (sat, ilp, model-count)")
+    p.add_argument("--no-projection", action="store_true",
+                   help="with --method model-count: count every model, helper variables included")
     p.add_argument("--from-cnf", metavar="FILE", help="count the boards of a DIMACS file (projected onto 1..n²)")
     p.add_argument("--n", dest="cnf_n", metavar="N",
                    help="board size of --from-cnf (read from the file's header when the kit wrote it)")
@@ -272,11 +277,16 @@ def _report_count(result: CountResult, as_json: bool, extra: dict[str, Any] | No
     what = Problem(result.n, result.preplaced).describe() if result.n else "the formula"
     if result.method == "sat" and result.variant is None:
         how = f"SAT, {result.solver}"
+    elif result.method == "model-count":
+        how = f"model counting, {result.variant} encoding, {result.solver}"
     else:
         how = _how(result.method, result.variant, result.solver)
     bound = "at least " if result.status != Status.SOLVED else ""
-    line = f"{what}: {bound}{result.count:,} solutions"
-    if result.fundamental is not None:
+    noun = "solutions" if result.extra.get("projected", True) else "models (helper variables included)"
+    line = f"{what}: {bound}{result.count:,} {noun}"
+    if result.extra.get("break_symmetry"):
+        line = f"{what}: {bound}{result.count:,} fundamental solutions (one per orbit of the 8 symmetries)"
+    elif result.fundamental is not None:
         line += f", {bound}{result.fundamental:,} fundamental (up to rotation and reflection)"
     print(f"{line} [{how}, {result.seconds:.3f} s]")
     if result.note:
@@ -341,6 +351,10 @@ def cmd_count(args: argparse.Namespace) -> int:
     from .methods import get_method
 
     problem = _problem(args.n, args.place)
+    if args.method == "model-count" or args.break_symmetry or args.no_projection:
+        from .cli_inside import count_inside
+
+        return _report_count(count_inside(args, problem), args.json)
     variant = _variant(args)
     chosen = get_method(args.method)  # every check before the warning below
     choice = chosen.choose(variant, args.solver, args.settings)

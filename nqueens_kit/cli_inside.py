@@ -98,3 +98,27 @@ def solve_with_proof(args: argparse.Namespace) -> int:
 
     code = _report_solve(result, args.json)
     return code
+
+
+def count_inside(args: argparse.Namespace, problem: Any) -> Any:
+    """``count`` with ``--method model-count``, ``--break-symmetry`` or ``--no-projection``."""
+    limit = check_time_limit(args.time_limit)
+    if args.no_projection and args.method != "model-count":
+        raise InputError("--no-projection goes with --method model-count")
+    if args.method == "model-count":
+        from .modelcount import check_options, model_count
+
+        check_options(args.fundamental)
+        if args.formulation is not None or args.solver is not None or args.settings is not None:
+            raise InputError("--method model-count counts a CNF with Ganak: give --encoding only")
+        return model_count(problem, args.encoding or "pairwise", project=not args.no_projection,
+                           break_symmetry=args.break_symmetry, time_limit=limit)
+    from .symmetry import count_broken
+
+    if args.fundamental:
+        raise InputError("--break-symmetry already counts one board per orbit (the fundamental solutions); "
+                         "drop --fundamental")
+    variant = args.encoding if args.method == "sat" else args.formulation
+    if args.method == "sat" and args.formulation is not None or args.method == "ilp" and args.encoding is not None:
+        raise InputError("--encoding goes with --method sat and --formulation with --method ilp")
+    return count_broken(problem, args.method, variant, args.solver, limit, args.settings)

@@ -35,7 +35,7 @@ import os
 import re
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -312,8 +312,10 @@ def solve_here(problem: Problem, formulation: str | Formulation | None = None, s
 
 
 def iter_boards(problem: Problem, formulation: str | Formulation | None = None,
-                solver: str | None = None, settings: str | None = None) -> Iterator[Board]:
+                solver: str | None = None, settings: str | None = None,
+                extend: Callable[[IlpModel], Any] | None = None) -> Iterator[Board]:
     """Every board, one solve each: after board B the cut Σ_{(r,c) in B} x_rc <= n - 1 forbids B alone.
+    ``extend(model)`` may add constraints first (e.g. :func:`nqueens_kit.symmetry.add_lex_leader`).
 
     (Any other board differs from B in at least one queen, so the cut removes nothing else.)  This is the
     textbook way to enumerate with an ILP solver, and it scales badly: every board costs a full re-solve of
@@ -324,6 +326,8 @@ def iter_boards(problem: Problem, formulation: str | Formulation | None = None,
     backend = get_solver("ilp", solver).require()
     assert isinstance(backend, IlpSolver)
     model = build_model(problem, form)
+    if extend is not None:
+        extend(model)
     n = problem.n
     found = 0
     while True:

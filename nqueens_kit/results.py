@@ -55,7 +55,7 @@ class Status(str, Enum):
 
 def _variant_keys(method: str, variant: str | None) -> dict[str, str | None]:
     """The JSON keys the command line has always printed: ``encoding`` for SAT, ``formulation`` for ILP."""
-    return {"encoding": variant if method == "sat" else None,
+    return {"encoding": variant if method in ("sat", "model-count") else None,
             "formulation": variant if method == "ilp" else None}
 
 
