@@ -35,6 +35,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.set_defaults(func=cmd_trace)
 
+    from .bnb import DEFAULT_MAX_NODES, MAX_BNB_N
+    from .formulations import FORMULATIONS
+
+    p = sub.add_parser("bnb", help="branch and bound made visible: every LP relaxation of the search tree",
+                       description="Solve one board by the kit's own branch and bound over LP relaxations (HiGHS "
+                                   "or CBC solve each LP) and print the tree: each node's branching decision, "
+                                   "LP bound, fractional cells, and whether it branched, was integral, "
+                                   f"infeasible or pruned.  Boards up to n = {MAX_BNB_N}.")
+    p.add_argument("n", metavar="N", help="board size")
+    p.add_argument("--place", metavar="R,C", nargs="+", action="extend", default=[],
+                   help="pre-place a queen at row R, column C (1-based); repeatable")
+    p.add_argument("--formulation", default="lines", help=f"one of: {', '.join(FORMULATIONS)}")
+    p.add_argument("--solver", default=None, help="LP solver: highs or cbc (default: cbc)")
+    p.add_argument("--max-nodes", default=str(DEFAULT_MAX_NODES), metavar="K",
+                   help=f"stop after K nodes (default {DEFAULT_MAX_NODES:,})")
+    p.add_argument("--time-limit", default=None, metavar="S", help="wall-clock limit in seconds")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.set_defaults(func=cmd_bnb)
+
 
 def _print_json(data: Any) -> None:
     print(json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=str))
@@ -122,3 +141,32 @@ def count_inside(args: argparse.Namespace, problem: Any) -> Any:
     if args.method == "sat" and args.formulation is not None or args.method == "ilp" and args.encoding is not None:
         raise InputError("--encoding goes with --method sat and --formulation with --method ilp")
     return count_broken(problem, args.method, variant, args.solver, limit, args.settings)
+
+
+def cmd_bnb(args: argparse.Namespace) -> int:
+    from . import isolate
+    from .bnb import branch_and_bound, tree_text
+    from .board import Problem, draw, parse_cell, parse_n
+
+    n = parse_n(args.n)
+    problem = Problem(n, tuple(parse_cell(text, n) for text in args.place))
+    limit = check_time_limit(args.time_limit)
+    max_nodes = _whole(args.max_nodes, "--max-nodes")
+    run = isolate.run_in_child(branch_and_bound, (problem, args.formulation, args.solver, max_nodes, limit),
+                               time_limit=None if limit is None else limit + 5)
+    if run.status != "done":
+        run.raise_error()
+        raise InputError("the branch and bound did not finish in time")
+    tree = run.value
+    if args.json:
+        _print_json(tree.as_dict())
+    else:
+        for line in tree_text(tree):
+            print(line)
+        counts = ", ".join(f"{v} {k}" for k, v in tree.counts().items() if v)
+        best = f"; best {tree.objective:g} queens" if tree.objective is not None else ""
+        print(f"{problem.describe()} ({tree.formulation}, LPs by {tree.solver}): {tree.status}{best}; "
+              f"{len(tree.nodes)} nodes ({counts}) in {tree.seconds:.2f} s" + (f"; {tree.note}" if tree.note else ""))
+        if tree.queens:
+            print(draw(n, tree.queens, problem.preplaced))
+    return {"solved": EXIT_OK, "infeasible": EXIT_NO}.get(str(tree.status), EXIT_TIMEOUT)
