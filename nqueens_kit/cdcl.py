@@ -496,3 +496,44 @@ def event_text(event: Event, cnf: CNF) -> str:
     if event.kind == "learn":
         return f"{head} {clause(event.clause)}  (asserting; back to level {event.to_level})"
     return f"{head} back to level {event.to_level}"
+
+
+@dataclass
+class TraceState:
+    """The solver's assignment after some steps of a trace: board cells holding a queen (``queens``, of which
+    ``decided`` were decisions), cells ruled out (``blocked``), the false clause if the step is a conflict,
+    the learned clause if it is a learn step, and the decision level."""
+
+    queens: list[Cell]
+    decided: list[Cell]
+    blocked: list[Cell]
+    level: int
+    conflict: tuple[int, ...] = ()
+    learned: tuple[int, ...] = ()
+
+
+def state_at(result: Trace, step: int) -> TraceState:
+    """Replay ``result.events[:step + 1]`` (``step`` -1: before the first event)."""
+    value: dict[int, tuple[bool, int, bool]] = {}  # variable -> (value, level, decided)
+    level = 0
+    event: Event | None = None
+    for event in result.events[:max(0, step + 1)]:
+        if event.kind in ("decide", "propagate") and event.literal is not None:
+            if event.kind == "decide":
+                level = event.level
+            value[abs(event.literal)] = (event.literal > 0, event.level, event.kind == "decide")
+        elif event.kind in ("backjump", "restart") and event.to_level is not None:
+            level = event.to_level
+            value = {v: s for v, s in value.items() if s[1] <= level}
+    cnf = result.cnf
+    top = cnf.board_vars
+    cell = cnf.problem.cell
+    state = TraceState(queens=sorted(cell(v) for v, s in value.items() if v <= top and s[0]),
+                       decided=sorted(cell(v) for v, s in value.items() if v <= top and s[0] and s[2]),
+                       blocked=sorted(cell(v) for v, s in value.items() if v <= top and not s[0]), level=level)
+    if event is not None and step >= 0:
+        if event.kind == "conflict":
+            state.conflict = event.clause
+        elif event.kind == "learn":
+            state.learned = event.clause
+    return state

@@ -4,7 +4,8 @@
 - :mod:`.formula_explorer`: the clauses of one line of the board, highlighted, and the counts per family.
 - :mod:`.completion`: click queens onto the board; SAT and ILP complete it, or show why they cannot.
 - :mod:`.timing_explorer`: time configurations over a range of n and watch the plot grow.
-- :mod:`.playground`: the four as tabs (``notebooks/06-playground.ipynb``, ``make app``).
+- :mod:`.inside`: inside the solver: step through a CDCL trace on the board; walk a branch-and-bound tree.
+- :mod:`.playground`: the five as tabs (``notebooks/06-playground.ipynb``, ``make app``).
 - :mod:`.common`: the message line, callbacks that never raise, and :class:`~.common.Job`, which runs every
   solve, enumeration and sweep in the background with a time limit and a Stop button, so no app can freeze
   a lecture; :mod:`.svg`: the board as SVG (with ``data-n`` and an ``aria-label`` a browser test can read).
@@ -24,12 +25,14 @@ from .board_explorer import BoardExplorer, board_explorer
 from .common import APP_TIME_LIMIT, Job, installed_solvers
 from .completion import CompletionPuzzle, completion_puzzle
 from .formula_explorer import FormulaExplorer, formula_explorer
+from .inside import Inside, inside
 from .playground import Playground, playground
 from .svg import board_svg
 from .timing_explorer import TimingExplorer, timing_choices, timing_explorer
 
 __all__ = [
-    "APP_TIME_LIMIT", "BoardExplorer", "CompletionPuzzle", "FormulaExplorer", "Job", "Playground", "TimingExplorer",
-    "board_explorer", "board_svg", "completion_puzzle", "formula_explorer", "installed_solvers", "playground",
+    "APP_TIME_LIMIT", "BoardExplorer", "CompletionPuzzle", "FormulaExplorer", "Inside", "Job", "Playground",
+    "TimingExplorer", "board_explorer", "board_svg", "completion_puzzle", "formula_explorer", "inside",
+    "installed_solvers", "playground",
     "timing_choices", "timing_explorer",
 ]

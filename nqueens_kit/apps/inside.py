@@ -1,0 +1,238 @@
+"""Inside the solver: step through a CDCL search on the board, and walk a branch-and-bound tree.
+
+*CDCL trace*: the kit's own solver (or CaDiCaL's real trail) on one board; ◀ ▶ step through decisions,
+propagations, conflicts and learned clauses.  The board shows the queens (decisions framed), the cells
+ruled out (tinted), the clause that became false (red), and the learned clause in the lectures' notation.
+
+*Branch and bound*: the kit's own tree over LP relaxations; pick a node to see its LP values as a heat map.
+
+Both run in the background with a time limit and a Stop button.
+
+>>> app = inside(n=4); app.wait()
+>>> app.trace_result.status, app.step.max == len(app.trace_result.events) - 1
+('solved', True)
+>>> app.step.value = 0; app.event_line.value.startswith('decide')
+True
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as widgets
+
+from .. import isolate
+from ..board import Problem, parse_cell
+from ..cdcl import Trace, event_text, state_at, trace, trace_cadical
+from ..encodings import ENCODINGS
+from ..errors import InputError
+from ..formulations import FORMULATIONS
+from .common import APP_TIME_LIMIT, Job, Messages, clamp_size, dropdown, figure_png, guarded, installed_solvers
+from .svg import board_svg
+
+TRACE_MAX_N = 10
+BNB_MAX_N = 8
+
+
+def _placed(text: str, n: int) -> tuple[Any, ...]:
+    return tuple(parse_cell(item, n) for item in text.replace(";", " ").split())
+
+
+def _run_child(fn: Any, args: tuple[Any, ...], stop: Any) -> Any:
+    run = isolate.run_in_child(fn, args, time_limit=APP_TIME_LIMIT, stop=stop)
+    if run.status == "done":
+        return run.value
+    run.raise_error()
+    return None  # stopped or out of time: the job says so
+
+
+class Inside(Messages, widgets.VBox):
+    """The two views (see :func:`inside`)."""
+
+    def __init__(self, n: Any = 6) -> None:
+        self.message = widgets.HTML("")
+        size, problem_text = clamp_size(n, 1, TRACE_MAX_N)
+        self.n = widgets.IntSlider(value=size, min=1, max=TRACE_MAX_N, description="n", continuous_update=False,
+                                   layout=widgets.Layout(width="260px"), style={"description_width": "30px"})
+        self.encoding = dropdown("encoding", list(ENCODINGS), "pairwise")
+        engines = [("the kit's CDCL (every clause)", "kit")]
+        if "pysat-cadical" in installed_solvers("sat"):
+            engines.append(("CaDiCaL's trail", "cadical"))
+        self.engine = dropdown("engine", engines, "kit", width="300px")
+        self.place = widgets.Text(value="", placeholder="e.g. 1,1 2,3", description="queens",
+                                  layout=widgets.Layout(width="220px"), style={"description_width": "60px"})
+        self.run_button = widgets.Button(description="Trace", icon="play", button_style="primary")
+        self.step = widgets.IntSlider(value=0, min=0, max=0, description="step", continuous_update=True,
+                                      layout=widgets.Layout(width="420px"), style={"description_width": "40px"})
+        self.buttons = {name: widgets.Button(description=label, layout=widgets.Layout(width="48px"))
+                        for name, label in (("first", "⏮"), ("back", "◀"), ("forward", "▶"), ("last", "⏭"))}
+        self.board = widgets.HTML("")
+        self.event_line = widgets.HTML("")
+        self.recent = widgets.HTML("")
+        self.job = Job(self, [self.run_button])
+        self.trace_result: Trace | None = None
+        # branch and bound
+        self.bnb_n = widgets.IntSlider(value=min(size, BNB_MAX_N), min=1, max=BNB_MAX_N, description="n",
+                                       continuous_update=False, layout=widgets.Layout(width="260px"),
+                                       style={"description_width": "30px"})
+        self.formulation = dropdown("formulation", list(FORMULATIONS), "lines")
+        ilp = installed_solvers("ilp")
+        self.lp_solver = dropdown("LP solver", ilp or ["(none)"], ilp[0] if ilp else "(none)")
+        self.bnb_button = widgets.Button(description="Branch and bound", icon="play", button_style="primary",
+                                         layout=widgets.Layout(width="170px"))
+        self.node = widgets.Select(options=[], rows=12, layout=widgets.Layout(width="520px"))
+        self.tree_image = widgets.Image(format="png")
+        self.node_view = widgets.Image(format="png")
+        self.bnb_job = Job(self, [self.bnb_button])
+        self.tree: Any = None
+        trace_view = widgets.VBox([
+            widgets.HBox([self.n, self.encoding, self.engine]),
+            widgets.HBox([self.place, self.run_button]),
+            widgets.HBox([*self.buttons.values(), self.step]),
+            widgets.HBox([self.board, widgets.VBox([self.event_line, self.recent],
+                                                   layout=widgets.Layout(width="520px"))]),
+            self.job.widget,
+        ])
+        bnb_view = widgets.VBox([
+            widgets.HBox([self.bnb_n, self.formulation, self.lp_solver, self.bnb_button]),
+            widgets.HBox([self.node, self.node_view]), self.tree_image, self.bnb_job.widget,
+        ])
+        self.views = widgets.Tab(children=[trace_view, bnb_view], titles=("CDCL trace", "Branch and bound"))
+        super().__init__([self.views, self.message])
+        self.add_class("nqk-inside")
+        self.run_button.on_click(lambda _: self.run())
+        self.bnb_button.on_click(lambda _: self.run_bnb())
+        self.step.observe(lambda _: self.show(), names="value")
+        self.buttons["first"].on_click(lambda _: self._go(0))
+        self.buttons["back"].on_click(lambda _: self._go(self.step.value - 1))
+        self.buttons["forward"].on_click(lambda _: self._go(self.step.value + 1))
+        self.buttons["last"].on_click(lambda _: self._go(self.step.max))
+        self.node.observe(lambda _: self.show_node(), names="value")
+        if problem_text:
+            self.say(problem_text + f"; showing n = {size}", "warn")
+        self.run()
+
+    def wait(self, timeout: float = 120.0) -> None:
+        self.job.wait(timeout)
+        self.bnb_job.wait(timeout)
+
+    # ------------------------------------------------------------------ the CDCL trace
+
+    @guarded
+    def run(self) -> None:
+        n = self.n.value
+        problem = Problem(n, _placed(self.place.value, n))
+        engine, encoding = self.engine.value, self.encoding.value
+        fn = trace if engine == "kit" else trace_cadical
+        self.say("")
+        self.job.start(lambda stop: _run_child(fn, (problem, encoding, 20_000), stop), self._traced,
+                       f"tracing {problem.describe()} ({encoding})")
+
+    def _traced(self, result: Trace | None) -> None:
+        if result is None:
+            self.say("stopped: no trace", "warn")
+            return
+        self.trace_result = result
+        self.step.max = max(0, len(result.events) - 1)
+        self.step.value = 0
+        self.show()
+        stats = ", ".join(f"{v:,} {k}" for k, v in result.stats.items())
+        self.say(f"{result.status}: {len(result.events):,} events; {stats}" + (f"; {result.note}" if result.note
+                                                                               else ""))
+
+    def _go(self, step: int) -> None:
+        self.step.value = min(self.step.max, max(0, step))
+
+    @guarded
+    def show(self) -> None:
+        result = self.trace_result
+        if result is None or not result.events:
+            return
+        k = self.step.value
+        state = state_at(result, k)
+        cnf = result.cnf
+        conflict_cells = [cnf.problem.cell(abs(lit)) for lit in state.conflict if abs(lit) <= cnf.board_vars]
+        self.board.value = board_svg(cnf.n, state.queens, cnf.problem.preplaced, highlight=state.blocked,
+                                     conflicts=conflict_cells, ringed=state.decided, size=340,
+                                     caption=f"step {k + 1}: level {state.level}")
+        event = result.events[k]
+        text = event_text(event, cnf)
+        self.event_line.value = html.escape(text)
+        if state.learned:
+            self.event_line.value += ("<br><b>learned:</b> " + html.escape(" ∨ ".join(
+                cnf.literal_name(lit) for lit in state.learned) or "⊥"))
+        start = max(0, k - 8)
+        self.recent.value = "<pre style='font-size:11px'>" + html.escape("\n".join(
+            event_text(e, cnf) for e in result.events[start:k])) + "</pre>"
+
+    # ------------------------------------------------------------------ branch and bound
+
+    @guarded
+    def run_bnb(self) -> None:
+        from ..bnb import branch_and_bound
+
+        if self.lp_solver.value == "(none)":
+            raise InputError("no LP solver is installed (pip install pulp highspy)")
+        args = (Problem(self.bnb_n.value), self.formulation.value, self.lp_solver.value, 500, APP_TIME_LIMIT)
+        self.bnb_job.start(lambda stop: _run_child(branch_and_bound, args, stop), self._bounded,
+                           f"branch and bound on {self.bnb_n.value}-queens")
+
+    def _bounded(self, tree: Any) -> None:
+        from ..bnb import tree_text
+
+        if tree is None:
+            self.say("stopped: no tree", "warn")
+            return
+        self.tree = tree
+        labels = tree_text(tree)
+        order = [int(line.split("#")[1].split()[0]) for line in labels]
+        self.node.options = [(line.replace(" ", "\u00a0"), node_id) for line, node_id in zip(labels, order,
+                                                                                                strict=True)]
+        self.node.value = 0
+        self.tree_image.value = figure_png(_tree_figure(tree))
+        counts = ", ".join(f"{v} {k}" for k, v in tree.counts().items() if v)
+        self.say(f"{tree.status}: {len(tree.nodes)} nodes ({counts})")
+
+    @guarded
+    def show_node(self) -> None:
+        from ..plots import heatmap
+
+        if self.tree is None or self.node.value is None:
+            return
+        node = self.tree.nodes[self.node.value]
+        title = f"node #{node.id}: {node.status}" + (f", LP {node.bound:.2f}" if node.bound is not None else "")
+        self.node_view.value = figure_png(heatmap(self.tree.problem.n, node.values, title=title,
+                                                  label="LP value of the cell"))
+
+
+def _tree_figure(tree: Any) -> Any:
+    """The tree: one dot per node, coloured by what became of it, depth downwards, in search order."""
+    import matplotlib.pyplot as plt
+
+    from ..style import OKABE_ITO
+
+    colours = {"branched": OKABE_ITO["blue"], "integral": OKABE_ITO["bluish green"],
+               "infeasible": OKABE_ITO["vermillion"], "pruned": OKABE_ITO["orange"], "open": OKABE_ITO["grey"]}
+    fig, ax = plt.subplots(figsize=(8, 3), layout="constrained")
+    plt.close(fig)
+    x = {node.id: i for i, node in enumerate(tree.nodes)}
+    for node in tree.nodes:
+        if node.parent is not None:
+            ax.plot([x[node.parent], x[node.id]], [-tree.nodes[node.parent].depth, -node.depth], color="0.7", lw=0.8)
+    for status, colour in colours.items():
+        chosen = [node for node in tree.nodes if node.status == status]
+        if chosen:
+            ax.scatter([x[n.id] for n in chosen], [-n.depth for n in chosen], color=colour, s=30, label=status,
+                       zorder=3)
+    ax.set_yticks([-d for d in range(max(n.depth for n in tree.nodes) + 1)],
+                  [str(d) for d in range(max(n.depth for n in tree.nodes) + 1)])
+    ax.set_ylabel("depth")
+    ax.set_xticks([])
+    ax.legend(fontsize="small", ncols=5, loc="lower center", bbox_to_anchor=(0.5, 1.0))
+    return fig
+
+
+def inside(n: Any = 6) -> Inside:
+    """The "Inside the solver" app: a CDCL trace to step through, and a branch-and-bound tree."""
+    return Inside(n)

@@ -1,0 +1,68 @@
+"""The "Inside the solver" app and the trace replay it draws."""
+
+from __future__ import annotations
+
+from nqueens_kit.apps import inside
+from nqueens_kit.board import attacks
+from nqueens_kit.cdcl import state_at, trace
+
+
+def test_replayed_states_follow_the_trace() -> None:
+    result = trace(6)
+    for k, event in enumerate(result.events):
+        state = state_at(result, k)
+        assert set(state.decided) <= set(state.queens)
+        assert not set(state.queens) & set(state.blocked)
+        if event.kind == "decide":  # propagation finished without a conflict: no two queens attack
+            assert not any(attacks(a, b) for i, a in enumerate(state.queens) for b in state.queens[i + 1:])
+        if event.kind == "conflict":
+            assert state.conflict == event.clause
+        if event.kind == "learn":
+            assert state.learned == event.clause
+        if event.kind == "backjump":
+            assert state.level == event.to_level
+    final = state_at(result, len(result.events) - 1)
+    assert sorted(final.queens) == result.queens
+    assert state_at(result, -1).queens == []
+
+
+def test_the_app_steps_and_draws() -> None:
+    app = inside(n=6)
+    app.wait()
+    assert app.trace_result is not None and app.trace_result.status == "solved"
+    app.buttons["last"].click()
+    assert app.step.value == app.step.max and 'data-queens="6"' in app.board.value
+    app.buttons["first"].click()
+    assert app.step.value == 0 and app.event_line.value.startswith("decide")
+    learn = next(k for k, e in enumerate(app.trace_result.events) if e.kind == "learn")
+    app.step.value = learn
+    assert "learned:" in app.event_line.value and "P[" in app.event_line.value
+    conflict = learn - 1
+    app.step.value = conflict
+    assert "nqk-conflict" in app.board.value
+    app.place.value = "1,1 2,3"
+    app.n.value = 8
+    app.run_button.click()
+    app.wait()
+    assert app.trace_result.status == "infeasible" and "infeasible" in app.message_text
+
+
+def test_bad_queens_give_a_message() -> None:
+    app = inside(n=4)
+    app.wait()
+    app.place.value = "9,9"
+    app.run_button.click()
+    app.wait()
+    assert "9" in app.message_text and app.job.busy is False
+
+
+def test_branch_and_bound_view() -> None:
+    app = inside(n=4)
+    app.wait()
+    app.bnb_n.value = 3
+    app.bnb_button.click()
+    app.wait()
+    assert app.tree is not None and app.tree.status == "infeasible"
+    assert len(app.node.options) == len(app.tree.nodes) and app.tree_image.value
+    app.node.value = 1
+    assert app.node_view.value and "infeasible" in app.message_text
