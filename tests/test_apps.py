@@ -332,10 +332,11 @@ def test_timing_choices_include_ilp_when_installed() -> None:
 # ------------------------------------------------------------------------------------------ playground
 
 
-def test_playground_holds_the_four_apps() -> None:
+def test_playground_holds_the_five_apps() -> None:
     app = w.playground()
-    assert len(app.children) == 4
+    assert len(app.children) == 5
     assert isinstance(app.board, w.BoardExplorer) and isinstance(app.timing, w.TimingExplorer)
+    assert isinstance(app.inside, w.Inside)
     app.board.n.value = 10
     app.wait()
     assert drawn_size(app.board.board.value) == 10
