@@ -39,6 +39,7 @@ EXPECTED = [
     "04-encodings-compared.ipynb",
     "05-sat-vs-ilp.ipynb",
     "06-playground.ipynb",
+    "07-inside-the-solvers.ipynb",
 ]
 PIN = "nbval-check-output"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -114,7 +115,7 @@ def refresh(path: Path, timeout: int = 900) -> None:
 # ----------------------------------------------------------------------------------------------- tests
 
 
-def test_the_six_notebooks_are_there() -> None:
+def test_the_seven_notebooks_are_there() -> None:
     assert sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")) == EXPECTED
 
 
