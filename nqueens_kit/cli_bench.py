@@ -66,6 +66,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="once a configuration times out, record larger n for it as skipped")
     p.add_argument("--max-runs", default=str(MAX_RUNS), metavar="N",
                    help=f"refuse sweeps of more runs than this (default {MAX_RUNS:,})")
+    p.add_argument("--jobs", default="1", metavar="N",
+                   help="runs at a time on this machine (default 1; more than the physical cores distorts times)")
+    p.add_argument("--memory-limit", default=None, metavar="SIZE",
+                   help="memory one run may use before it is recorded as memout, e.g. 4G (default: half of "
+                        "this machine's memory shared among the --jobs)")
     p.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     p.set_defaults(func=cmd_bench)
 
@@ -122,6 +127,10 @@ def _bench_command(args: argparse.Namespace, resume: bool = False) -> str:
         words += ["--plot", args.plot]
     if args.skip_after_timeout:
         words.append("--skip-after-timeout")
+    if args.jobs > 1:
+        words += ["--jobs", str(args.jobs)]
+    if args.memory_limit is not None:
+        words += ["--memory-limit", str(args.memory_limit)]
     if args.quiet:
         words.append("--quiet")
     if resume or args.resume:
@@ -140,7 +149,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     args.instances = _whole(args.instances, "--instances", 1)
     args.repeat = _whole(args.repeat, "--repeat", 1)
     args.max_runs = _whole(args.max_runs, "--max-runs", 1)
+    args.jobs = _whole(args.jobs, "--jobs", 1)
     args.timeout = check_time_limit(args.timeout, "--timeout")
+    from .limits import memory_budget, parse_bytes
+
+    memory_limit = (parse_bytes(args.memory_limit, "--memory-limit") if args.memory_limit is not None
+                    else memory_budget() // args.jobs)
     if args.seed is not None:
         if not args.place_random:
             raise InputError("--seed chooses the --place-random instances; add --place-random K or drop --seed")
@@ -152,6 +166,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     check_output(args.out, args.resume, args.force)
     total = len(configs) * len(ns) * args.repeat * args.instances
     check_run_count(total, args.max_runs)
+    from .bench.environment import physical_cores
+
+    cores = physical_cores()
+    if cores and args.jobs > cores:
+        print(f"nqueens-kit: warning: --jobs {args.jobs} is more than this machine's {cores} physical cores; "
+              "runs sharing a core take longer, so the times are distorted", file=sys.stderr)
     if not args.quiet:
         instances = f" x {args.instances} instances" if args.instances > 1 else ""
         print(f"timing {len(configs)} configurations x {len(ns)} sizes{instances} x {args.repeat} repeats = "
@@ -160,7 +180,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         rows = run_sweep(configs, ns, repeat=args.repeat, timeout=args.timeout, out=args.out,
                          progress=not args.quiet, place_random=args.place_random, seed=args.seed or 0,
                          resume=args.resume, force=args.force, skip_after_timeout=args.skip_after_timeout,
-                         command=_bench_command(args), instances=args.instances, max_runs=args.max_runs)
+                         command=_bench_command(args), instances=args.instances, max_runs=args.max_runs,
+                         jobs=args.jobs, memory_limit=memory_limit)
     except SweepInterrupted as stop:
         print(f"nqueens-kit: interrupted; {len(stop.rows)} finished runs are saved in {args.out}. "
               f"Continue with: {_bench_command(args, resume=True)}", file=sys.stderr)

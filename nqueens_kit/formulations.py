@@ -34,6 +34,9 @@ SETTINGS: dict[str, str] = {
     "default": "every solver with its own default settings",
 }
 DEFAULT_SETTINGS = "tuned"
+#: Solvers told to use one thread under every settings (recorded as ``threads: 1``).  CBC is not among
+#: them: it runs on one thread unless given ``threads``, and ``threads 1`` switches on its threaded code.
+SINGLE_THREADED = ("highs",)
 CBC_TUNED_OPTIONS = ["feas off", "preprocess off", "cuts off"]
 
 
@@ -49,6 +52,8 @@ def solver_options(solver: str, settings: str | None = None) -> dict[str, Any]:
     """The options a solver runs with under ``settings``, as recorded in results."""
     settings = get_settings(settings)
     options: dict[str, Any] = {"settings": settings}
+    if solver in SINGLE_THREADED:
+        options["threads"] = 1  # one core per run: timings comparable, parallel sweeps fair
     if solver == "cbc" and settings == "tuned":
         options["cbc_options"] = list(CBC_TUNED_OPTIONS)
     return options

@@ -219,13 +219,19 @@ def _run(model: IlpModel, backend: IlpSolver, deadline: float | None, settings: 
         options["gapRel"] = recorded["gapRel"] = 0  # "optimal" must mean proven: solved needs the optimum n
     if recorded.get("cbc_options"):
         options["options"] = list(recorded["cbc_options"])
+    if recorded.get("threads"):
+        options["threads"] = recorded["threads"]
     with tempfile.TemporaryDirectory(prefix="nqueens-kit-ilp-") as tmp:
         log_path = os.path.join(tmp, "solver.log")
         if backend.command_line:
             options["logPath"] = log_path
         elif keep_log:  # HiGHS writes its log to a file when asked (and nothing to the screen)
             options.update(msg=True, log_to_console=False, log_file=log_path)
-        engine = backend.engine(**options)
+        try:
+            engine = backend.engine(**options)
+        except TypeError:  # a PuLP whose solver takes no thread count: it runs single-threaded anyway
+            options.pop("threads", None)
+            engine = backend.engine(**options)
         if hasattr(engine, "tmpDir"):
             # PuLP's default is $TMPDIR, or the working directory when that is unusable: never there.
             engine.tmpDir = tmp

@@ -44,8 +44,8 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter
 from .board import Cell, check_cell
 from .board import attacks as attack_reason
 from .errors import InputError
+from .style import OKABE_ITO, seconds_text, style_for
 from .style import colour as style_colour
-from .style import seconds_text, style_for
 
 #: Board colours (light and dark squares), queen colours and the default highlight.
 LIGHT, DARK = "#f0d9b5", "#b58863"
@@ -555,6 +555,36 @@ def plot_build_solve(rows: Sequence[Mapping[str, Any]], title: str | None = None
         ax.set_axis_off()
     flat[0].legend(fontsize="small", loc="upper left")
     fig.suptitle(title or "Build time and solve time (stacked)", fontsize="large")
+    return fig
+
+
+def plot_bnb_tree(tree: Any, ax: Axes | None = None, title: str | None = None) -> Figure:
+    """A branch-and-bound tree (:class:`nqueens_kit.bnb.Tree`): one dot per node in search order, depth
+    downwards, coloured by what became of it (branched, integral, infeasible, pruned, open)."""
+    colours = {"branched": OKABE_ITO["blue"], "integral": OKABE_ITO["bluish green"],
+               "infeasible": OKABE_ITO["vermillion"], "pruned": OKABE_ITO["orange"], "open": OKABE_ITO["grey"]}
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(8, 3), layout="constrained")
+        plt.close(fig)
+    fig = _figure(ax)
+    x = {node.id: i for i, node in enumerate(tree.nodes)}
+    depth = max(node.depth for node in tree.nodes)
+    for node in tree.nodes:
+        if node.parent is not None:
+            ax.plot([x[node.parent], x[node.id]], [-tree.nodes[node.parent].depth, -node.depth], color="0.7",
+                    linewidth=0.8, zorder=1)
+    for status, colour in colours.items():
+        chosen = [node for node in tree.nodes if node.status == status]
+        if chosen:
+            ax.scatter([x[n.id] for n in chosen], [-n.depth for n in chosen], color=colour, s=36, label=status,
+                       zorder=3)
+    ax.set_yticks([-d for d in range(depth + 1)], [str(d) for d in range(depth + 1)])
+    ax.set_ylabel("depth")
+    ax.set_xticks([])
+    ax.set_xlabel("nodes in the order they were solved")
+    ax.legend(fontsize="small", ncols=5, loc="lower center", bbox_to_anchor=(0.5, 1.0))
+    if title:
+        ax.set_title(title, fontsize="medium", pad=28)
     return fig
 
 

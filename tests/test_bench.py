@@ -414,3 +414,62 @@ def test_settings_are_timed_once_where_they_change_nothing() -> None:
     rows = [{"n": 8, "method": "ilp", "formulation": "lines", "solver": "cbc", "settings": s, "repeat": 1,
              "status": "solved", "total_seconds": 0.1} for s in ("default", "tuned")]
     assert [e["config"] for e in summarise(rows)] == ["ILP lines/cbc", "ILP lines/cbc, default"]
+
+
+# -------------------------------------------------------------------------------------- parallel runs
+
+
+def test_jobs_run_the_same_plan(tmp_path):
+    one = run_sweep(TINY, [4, 5, 6], repeat=2, out=tmp_path / "one.csv", progress=False)
+    two = run_sweep(TINY, [4, 5, 6], repeat=2, out=tmp_path / "two.csv", progress=False, jobs=2)
+    assert sorted(map(row_key, one)) == sorted(map(row_key, two)) == sorted(map(row_key, read_results(
+        tmp_path / "two.csv")))
+    assert all(r["status"] == "solved" and r["verified"] for r in two)
+    assert json.loads(meta_path(tmp_path / "two.csv").read_text())["sweep"]["jobs"] == 2
+
+
+def test_interrupted_parallel_sweep_resumes(tmp_path):
+    out = tmp_path / "r.csv"
+
+    def stop_after_three(row, seen=[]):  # noqa: B006 - counts calls across the sweep
+        seen.append(row)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(SweepInterrupted):
+        run_sweep(TINY, [4, 5, 6, 7], repeat=1, out=out, progress=False, on_row=stop_after_three, jobs=2)
+    assert len(read_results(out)) == 3
+    run_sweep(TINY, [4, 5, 6, 7], repeat=1, out=out, progress=False, resume=True, jobs=2)
+    keys = [row_key(r) for r in read_results(out)]
+    assert len(keys) == len(set(keys)) == 8
+
+
+def test_stop_kills_every_parallel_run(monkeypatch, tmp_path):
+    pid_file = tmp_path / "child.pid"
+    monkeypatch.setenv(fake_jobs.PID_FILE_ENV, str(pid_file))
+    monkeypatch.setattr(worker, "run_job", fake_jobs.sleeper)
+    deadline = time.monotonic() + 1.5
+    started = time.monotonic()
+    rows = run_sweep([TINY[0]], [5, 6], repeat=1, timeout=60, progress=False, jobs=2,
+                     stop=lambda: time.monotonic() > deadline)
+    assert [(r["n"], r["status"]) for r in rows] == [(6, "solved")] and time.monotonic() - started < 10
+    child = int(pid_file.read_text())
+    end = time.monotonic() + 10
+    while not gone(child) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert gone(child)
+
+
+def test_jobs_and_memory_limit_options(capsys, tmp_path):
+    with pytest.raises(InputError, match="jobs"):
+        run_sweep(TINY, [4], jobs=0, progress=False)
+    code, _, err = cli(capsys, "bench", "--n", "4", "--methods", "sat", "--out", tmp_path / "a.csv", "--jobs", "x")
+    assert code == 2 and "--jobs" in err
+    code, _, err = cli(capsys, "bench", "--n", "4", "--methods", "sat", "--out", tmp_path / "b.csv",
+                       "--memory-limit", "lots")
+    assert code == 2 and "--memory-limit" in err
+    code, _, err = cli(capsys, "bench", "--n", "4", "--methods", "sat", "--out", tmp_path / "c.csv", "--jobs", "64",
+                       "--memory-limit", "2G", "--quiet")
+    assert code == 0 and "physical cores" in err
+    meta = json.loads(meta_path(tmp_path / "c.csv").read_text())
+    assert meta["sweep"]["memory_limit"] == 2 * 1024**3 and meta["sweep"]["jobs"] == 64

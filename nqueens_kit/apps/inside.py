@@ -180,6 +180,7 @@ class Inside(Messages, widgets.VBox):
 
     def _bounded(self, tree: Any) -> None:
         from ..bnb import tree_text
+        from ..plots import plot_bnb_tree
 
         if tree is None:
             self.say("stopped: no tree", "warn")
@@ -190,7 +191,7 @@ class Inside(Messages, widgets.VBox):
         self.node.options = [(line.replace(" ", "\u00a0"), node_id) for line, node_id in zip(labels, order,
                                                                                                 strict=True)]
         self.node.value = 0
-        self.tree_image.value = figure_png(_tree_figure(tree))
+        self.tree_image.value = figure_png(plot_bnb_tree(tree))
         counts = ", ".join(f"{v} {k}" for k, v in tree.counts().items() if v)
         self.say(f"{tree.status}: {len(tree.nodes)} nodes ({counts})")
 
@@ -204,33 +205,6 @@ class Inside(Messages, widgets.VBox):
         title = f"node #{node.id}: {node.status}" + (f", LP {node.bound:.2f}" if node.bound is not None else "")
         self.node_view.value = figure_png(heatmap(self.tree.problem.n, node.values, title=title,
                                                   label="LP value of the cell"))
-
-
-def _tree_figure(tree: Any) -> Any:
-    """The tree: one dot per node, coloured by what became of it, depth downwards, in search order."""
-    import matplotlib.pyplot as plt
-
-    from ..style import OKABE_ITO
-
-    colours = {"branched": OKABE_ITO["blue"], "integral": OKABE_ITO["bluish green"],
-               "infeasible": OKABE_ITO["vermillion"], "pruned": OKABE_ITO["orange"], "open": OKABE_ITO["grey"]}
-    fig, ax = plt.subplots(figsize=(8, 3), layout="constrained")
-    plt.close(fig)
-    x = {node.id: i for i, node in enumerate(tree.nodes)}
-    for node in tree.nodes:
-        if node.parent is not None:
-            ax.plot([x[node.parent], x[node.id]], [-tree.nodes[node.parent].depth, -node.depth], color="0.7", lw=0.8)
-    for status, colour in colours.items():
-        chosen = [node for node in tree.nodes if node.status == status]
-        if chosen:
-            ax.scatter([x[n.id] for n in chosen], [-n.depth for n in chosen], color=colour, s=30, label=status,
-                       zorder=3)
-    ax.set_yticks([-d for d in range(max(n.depth for n in tree.nodes) + 1)],
-                  [str(d) for d in range(max(n.depth for n in tree.nodes) + 1)])
-    ax.set_ylabel("depth")
-    ax.set_xticks([])
-    ax.legend(fontsize="small", ncols=5, loc="lower center", bbox_to_anchor=(0.5, 1.0))
-    return fig
 
 
 def inside(n: Any = 6) -> Inside:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -181,14 +182,16 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
               progress: bool = True, on_row: Callable[[dict[str, Any]], None] | None = None, place_random: int = 0,
               seed: int = 0, resume: bool = False, force: bool = False, skip_after_timeout: bool = False,
               command: str | None = None, instances: int = 1, max_runs: int = MAX_RUNS,
-              stop: Callable[[], bool] | None = None, memory_limit: int | None = None) -> list[dict[str, Any]]:
+              stop: Callable[[], bool] | None = None, memory_limit: int | None = None,
+              jobs: int = 1) -> list[dict[str, Any]]:
     """Run every (n, instance, repeat, configuration) in its own process; return the rows (kept ones included).
 
     ``out``: a CSV path written row by row (plus its sidecar), or None to keep rows in memory only.
     ``instances`` K > 1 with ``place_random`` draws K different completion instances per n, each run
     ``repeat`` times.  ``on_row`` is called with each new row as it is written.  ``stop()`` turning True
     ends the sweep at once (the run under way is killed and not recorded).  Ctrl-C raises
-    :class:`SweepInterrupted` after stopping the current run.
+    :class:`SweepInterrupted` after stopping the current run.  ``jobs`` > 1 keeps that many runs going at
+    once (each still in its own process, its CPU time its own); rows are written as runs finish.
     """
     from tqdm.auto import tqdm
 
@@ -199,6 +202,8 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
     if not sizes:
         raise InputError("give at least one board size")
     timeout = check_time_limit(timeout, "timeout")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise InputError(f"jobs must be a whole number of at least 1, not {jobs!r}")
     _check_plan(config_list, sizes, repeat, instances, place_random, max_runs)
     runs = plan_runs(config_list, sizes, repeat, place_random, seed, instances)
     path = check_output(out, resume, force)
@@ -227,7 +232,7 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
         meta["sweep"] = {"configs": [c.label for c in config_list], "ns": sizes, "repeat": repeat,
                          "instances": instances, "timeout": timeout, "place_random": place_random,
                          "seed": seed if place_random else None, "skip_after_timeout": skip_after_timeout,
-                         "memory_limit": memory_limit}
+                         "memory_limit": memory_limit, "jobs": jobs}
         session = {"started": now(), "command": command or command_line(), "resumed": bool(resume and kept),
                    "kept_rows": len(kept), "load_average_start": load_average()}
         meta.setdefault("sessions", []).append(session)
@@ -237,30 +242,45 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
     bar = tqdm(total=len(runs), initial=len(runs) - len(todo), disable=None if progress else True,
                unit="run", dynamic_ncols=True, leave=True)
     new = 0
+    halt = threading.Event()
+
+    def stopped() -> bool:
+        return halt.is_set() or (stop is not None and stop())
+
+    def execute(run: Run) -> dict[str, Any] | None:
+        first_timeout = timed_out.get(run.config.key)
+        if skip_after_timeout and first_timeout is not None and run.n > first_timeout:
+            return {"status": "skipped", "message": f"skipped: this configuration timed out at n = {first_timeout}"}
+        record = worker.run_worker(run.spec(), timeout, memory_limit, stopped)
+        return None if stopped() else record  # stopped in the middle: no result to record
+
+    def finish(run: Run, record: dict[str, Any]) -> None:
+        nonlocal new
+        row = make_row(run, record, place_random, seed, timeout)
+        if row["status"] in (Status.TIMEOUT, Status.MEMOUT):
+            timed_out[run.config.key] = min(timed_out.get(run.config.key, run.n), run.n)
+        if results is not None:
+            results.write(row)
+        rows.append(row)
+        new += 1
+        bar.update(1)
+        if on_row is not None:
+            on_row(row)
+
     try:
-        for run in todo:
-            if stop is not None and stop():
-                break
-            bar.set_description(f"{run.config.label} n={run.n} #{run.repeat}", refresh=False)
-            first_timeout = timed_out.get(run.config.key)
-            if skip_after_timeout and first_timeout is not None and run.n > first_timeout:
-                record = {"status": "skipped",
-                          "message": f"skipped: this configuration timed out at n = {first_timeout}"}
-            else:
-                record = worker.run_worker(run.spec(), timeout, memory_limit, stop)
-                if stop is not None and stop():
-                    break  # stopped in the middle of this run: it has no result to record
-            row = make_row(run, record, place_random, seed, timeout)
-            if row["status"] in (Status.TIMEOUT, Status.MEMOUT):
-                timed_out[run.config.key] = min(timed_out.get(run.config.key, run.n), run.n)
-            if results is not None:
-                results.write(row)
-            rows.append(row)
-            new += 1
-            bar.update(1)
-            if on_row is not None:
-                on_row(row)
+        if jobs == 1:
+            for run in todo:
+                if stopped():
+                    break
+                bar.set_description(f"{run.config.label} n={run.n} #{run.repeat}", refresh=False)
+                record = execute(run)
+                if record is None:
+                    break
+                finish(run, record)
+        else:
+            _run_parallel(todo, jobs, execute, finish, stopped, halt)
     except KeyboardInterrupt as stop_signal:
+        halt.set()
         raise SweepInterrupted(rows, path, getattr(stop_signal, "code", 130)) from None
     finally:
         bar.close()
@@ -273,3 +293,37 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
             except InputError:
                 pass  # the rows are safe; a sidecar that cannot be updated must not hide them
     return rows
+
+
+def _run_parallel(todo: Sequence[Run], jobs: int, execute: Callable[[Run], dict[str, Any] | None],
+                  finish: Callable[[Run, dict[str, Any]], None], stopped: Callable[[], bool],
+                  halt: threading.Event) -> None:
+    """Keep ``jobs`` runs going in threads (each run is a child process); rows are finished in this thread.
+    Ctrl-C or ``stop`` sets ``halt``: every running child is killed within a tenth of a second."""
+    from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+
+    pending: dict[Future[dict[str, Any] | None], Run] = {}
+    queue = iter(todo)
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="nqueens-kit-run")
+    try:
+        while True:
+            while len(pending) < jobs and not stopped():
+                run = next(queue, None)
+                if run is None:
+                    break
+                pending[pool.submit(execute, run)] = run
+            if not pending:
+                return
+            finished, _ = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+            for future in finished:
+                run = pending.pop(future)
+                record = future.result()
+                if record is not None and not stopped():
+                    finish(run, record)
+            if stopped() and not pending:
+                return
+    except BaseException:
+        halt.set()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
