@@ -84,7 +84,10 @@ def add_lex_leader(model: Any) -> int:
         previous: Any = 1
         for i, (p, q) in enumerate(pairs):
             x, y = model.x[p], model.x[q]
-            e = pulp.LpVariable(f"lex_{k}_{i}", cat="Binary")
+            if hasattr(model.prob, "add_variable"):  # PuLP 4: variables belong to the problem
+                e = model.prob.add_variable(f"lex_{k}_{i}", 0, 1, "Binary")
+            else:
+                e = pulp.LpVariable(f"lex_{k}_{i}", 0, 1, cat="Binary")
             for constraint in (x - y >= previous - 1, e >= previous - x - y, e >= previous + x + y - 2,
                                e <= previous, e <= 1 - x + y, e <= 1 + x - y):
                 model.prob.addConstraint(constraint, f"lex_{k}_{i}_{added % 6}")
