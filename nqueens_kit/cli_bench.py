@@ -51,7 +51,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--place-random", default="0", metavar="K",
                    help="pre-place K random non-attacking queens (completion instances; needs every n > K)")
     p.add_argument("--instances", default="1", metavar="K",
-                   help="with --place-random: K different random instances per n, each run --repeat times")
+                   help="K different instances per n, each run --repeat times: random completions with "
+                        "--place-random, else the plain problem with its variables and clauses (or constraints) "
+                        "in K random orders")
     p.add_argument("--seed", default=None, metavar="S", help="seed of --place-random (default 0)")
     p.add_argument("--repeat", default=str(DEFAULT_REPEAT), metavar="R",
                    help=f"runs per configuration and instance (default {DEFAULT_REPEAT})")
@@ -119,9 +121,11 @@ def _bench_command(args: argparse.Namespace, resume: bool = False) -> str:
         if getattr(args, option) is not None:
             words += [f"--{option}", getattr(args, option)]
     if args.place_random:
-        words += ["--place-random", str(args.place_random), "--seed", str(args.seed or 0)]
-        if args.instances > 1:
-            words += ["--instances", str(args.instances)]
+        words += ["--place-random", str(args.place_random)]
+    if args.place_random or args.instances > 1:
+        words += ["--seed", str(args.seed or 0)]
+    if args.instances > 1:
+        words += ["--instances", str(args.instances)]
     words += ["--repeat", str(args.repeat), "--timeout", f"{args.timeout:g}", "--out", args.out]
     if args.plot:
         words += ["--plot", args.plot]
@@ -156,8 +160,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     memory_limit = (parse_bytes(args.memory_limit, "--memory-limit") if args.memory_limit is not None
                     else memory_budget() // args.jobs)
     if args.seed is not None:
-        if not args.place_random:
-            raise InputError("--seed chooses the --place-random instances; add --place-random K or drop --seed")
+        if not args.place_random and args.instances == 1:
+            raise InputError("--seed chooses the random instances; add --place-random K or --instances K, or drop "
+                             "--seed")
         args.seed = _whole(args.seed, "--seed", 0)
     if args.plot:
         check_figure_path(args.plot)

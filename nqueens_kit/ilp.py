@@ -101,8 +101,10 @@ def _constraints(prob: Any) -> list[Any]:
 
 
 def build_model(problem: Problem | int, formulation: str | Formulation = DEFAULT_FORMULATION,
-                relax: bool = False) -> IlpModel:
+                relax: bool = False, order: int | None = None) -> IlpModel:
     """The PuLP model of ``problem`` in ``formulation``; ``relax`` makes the variables continuous in 0..1.
+    ``order`` renames the variables in a random order and shuffles the constraints (another instance of the
+    same model for a solver; the same on every machine for the same seed).
 
     One linear pass over :meth:`Problem.lines` (each line lists its own cells), so building costs
     O(n²) for ``lines`` and ``max-queens``; ``pairwise`` has O(n³) pair constraints by its nature.
@@ -116,11 +118,26 @@ def build_model(problem: Problem | int, formulation: str | Formulation = DEFAULT
                           pulp.LpMaximize if form.maximise else pulp.LpMinimize)
     rows = range(1, n + 1)
     category = pulp.LpContinuous if relax else pulp.LpBinary
-    if hasattr(prob, "add_variable_dict"):  # PuLP 4: variables owned by the problem, made in one batch
-        x = prob.add_variable_dict("x", (rows, rows), 0, 1, category)
+    if order is not None:
+        import random
+
+        rng = random.Random(f"nqueens-kit-order:{order}")
+        labels = list(range(n * n))
+        rng.shuffle(labels)
+        named = zip([(r, c) for r in rows for c in rows], labels, strict=True)
+        if hasattr(prob, "add_variable"):
+            x = {cell: prob.add_variable(f"x{label:07d}", 0, 1, category) for cell, label in named}
+        else:
+            x = {cell: pulp.LpVariable(f"x{label:07d}", 0, 1, category) for cell, label in named}
+        constraints = list(form.constraints(problem, x, pulp.lpSum))
+        rng.shuffle(constraints)
     else:
-        x = pulp.LpVariable.dict("x", (rows, rows), 0, 1, category)
-    for constraint, name in form.constraints(problem, x, pulp.lpSum):
+        if hasattr(prob, "add_variable_dict"):  # PuLP 4: variables owned by the problem, made in one batch
+            x = prob.add_variable_dict("x", (rows, rows), 0, 1, category)
+        else:
+            x = pulp.LpVariable.dict("x", (rows, rows), 0, 1, category)
+        constraints = list(form.constraints(problem, x, pulp.lpSum))
+    for constraint, name in constraints:
         prob.addConstraint(constraint, name)
     objective = form.objective(x, pulp.lpSum)
     if objective is not None:
@@ -264,7 +281,8 @@ def _infeasible_message(problem: Problem) -> str:
 
 
 def solve_here(problem: Problem, formulation: str | Formulation | None = None, solver: str | None = None,
-               deadline: float | None = None, settings: str | None = None, keep_log: bool = False) -> SolveResult:
+               deadline: float | None = None, settings: str | None = None, keep_log: bool = False,
+               order: int | None = None) -> SolveResult:
     """Build the model, solve it in this process, read the board with a tolerance and verify it independently.
 
     ``max-queens`` is ``solved`` only when its proven optimum is n queens; a smaller optimum makes the
@@ -276,7 +294,7 @@ def solve_here(problem: Problem, formulation: str | Formulation | None = None, s
     form = get_formulation(formulation)
     backend = get_solver("ilp", solver).require()
     assert isinstance(backend, IlpSolver)
-    model = build_model(problem, form)
+    model = build_model(problem, form, order=order)
     run = _run(model, backend, deadline, settings, keep_log)
     n = problem.n
     result = SolveResult(

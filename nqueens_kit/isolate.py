@@ -77,6 +77,11 @@ def reporting(callback: Callable[[Any], None]) -> Iterator[None]:
         _local_reporter.pop()
 
 
+#: A fresh child runs with one thread in the numerical libraries its solvers import (OpenBLAS through
+#: numpy through PuLP, OpenMP in HiGHS): otherwise their idle threads spin and a run's CPU time doubles.
+SINGLE_THREAD_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
 def ready() -> None:
     """Say that the job has finished its preparation (imports): the parent's clock for it starts now."""
     global _ready_sent
@@ -91,11 +96,13 @@ def in_child() -> bool:
 
 
 def _cpu_self() -> float:
+    """CPU seconds of this process and of every child it has waited for (a solver program, a warm-up run)."""
     try:
         import resource
 
-        usage = resource.getrusage(resource.RUSAGE_SELF)
-        return usage.ru_utime + usage.ru_stime
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
     except (ImportError, OSError):
         return time.process_time()
 
@@ -140,7 +147,7 @@ def _child_main(conn: Connection, fn: Callable[..., Any], args: tuple[Any, ...],
         if auto_ready:
             ready()
         value = fn(*args)
-        conn.send(("ok", value, _peak_rss_mb()))
+        conn.send(("ok", value, _peak_rss_mb(), _cpu_self()))  # CPU at the answer: not the exit after it
     except BaseException as exc:  # everything goes back to the parent, which decides
         try:
             conn.send(_error_record(exc) + (_peak_rss_mb(),))
@@ -277,6 +284,8 @@ class _Child:
         if fresh:
             job = pickle.dumps((fn, args, scratch, memory_limit, auto_ready))
             env = dict(os.environ, TMPDIR=scratch, TEMP=scratch, TMP=scratch, PYTHONUNBUFFERED="1")
+            for name in SINGLE_THREAD_ENV:  # numerical libraries' thread pools spin on other cores
+                env.setdefault(name, "1")
             try:
                 popen = subprocess.Popen(
                     [sys.executable, "-m", "nqueens_kit.isolate", str(write_fd)], stdin=subprocess.PIPE,
@@ -327,6 +336,7 @@ class _Child:
         tree_peak = 0.0
         ready_at: float | None = None
         cpu_at_ready = 0.0
+        cpu_at_answer: float | None = None
         clock = self.started
         while True:
             deadline: float | None
@@ -376,6 +386,7 @@ class _Child:
                     on_message(message[1])
             elif kind == "ok":
                 run.status, run.value, run.peak_rss_mb = "done", message[1], message[2]
+                cpu_at_answer = float(message[3]) if len(message) > 3 else None
                 break
             elif kind == "error":
                 _, run.error_type, run.error, run.kit_error, _trace, run.peak_rss_mb = message
@@ -383,7 +394,9 @@ class _Child:
                 break
         run.wall = time.monotonic() - clock
         self.kill()
-        if self.cpu_total is not None:
+        if cpu_at_answer is not None:
+            run.cpu = max(0.0, cpu_at_answer - cpu_at_ready)
+        elif self.cpu_total is not None:
             run.cpu = max(0.0, self.cpu_total - cpu_at_ready)
         if watch_memory:
             run.tree_peak_rss_mb = round(max(tree_peak, run.peak_rss_mb or 0.0), 1)

@@ -29,6 +29,7 @@ a one-line error when one of them does not apply to the method.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import Callable, Iterator
@@ -57,6 +58,9 @@ class Choice:
     variant: str | None = None
     solver: str | None = None
     settings: str | None = None
+    #: A seed that renumbers the variables and reorders the clauses or constraints (one *instance* of the
+    #: same problem, for benchmarks); None keeps the natural order.
+    order: int | None = None
 
     @property
     def label(self) -> str:
@@ -198,7 +202,7 @@ class SatMethod(Method):
     def solve_here(self, problem: Problem, choice: Choice, deadline: float | None) -> SolveResult:
         from .sat import solve_here
 
-        return solve_here(problem, choice.variant, choice.solver, deadline)
+        return solve_here(problem, choice.variant, choice.solver, deadline, order=choice.order)
 
     def iter_boards(self, problem: Problem, choice: Choice) -> Iterator[Board]:
         from .sat import iter_boards
@@ -239,7 +243,7 @@ class IlpMethod(Method):
     def solve_here(self, problem: Problem, choice: Choice, deadline: float | None) -> SolveResult:
         from .ilp import solve_here
 
-        return solve_here(problem, choice.variant, choice.solver, deadline, choice.settings)
+        return solve_here(problem, choice.variant, choice.solver, deadline, choice.settings, order=choice.order)
 
     def iter_boards(self, problem: Problem, choice: Choice) -> Iterator[Board]:
         from .ilp import iter_boards
@@ -380,7 +384,7 @@ def minimal_core(problem: Problem, choice: Choice, deadline: float | None = None
 def solve(problem: ProblemLike, method: str | Method | None = None, variant: str | None = None,
           solver: str | None = None, *, time_limit: Any = None, settings: str | None = None,
           isolated: bool | None = None, max_memory: Any = None, stop: Callable[[], bool] | None = None,
-          explain: bool = True) -> SolveResult:
+          explain: bool = True, order: int | None = None) -> SolveResult:
     """Solve ``problem`` with a method (see the module docstring); returns a verified :class:`SolveResult`.
 
     ``explain``: for an infeasible completion, also find a minimal impossible subset of the pre-placed
@@ -389,9 +393,14 @@ def solve(problem: ProblemLike, method: str | Method | None = None, variant: str
     ``isolated`` (default: when there is a time limit or a ``stop`` callback) runs the whole job in a child
     process; the command line always isolates, so Ctrl-C stops any solver at once.  ``isolated=False`` with a
     time limit passes the limit to the solvers that can stop themselves (CBC, HiGHS, PySAT, DIMACS binaries)
-    and runs the rest to the end.
+    and runs the rest to the end.  ``order`` (sat and ilp) solves the same problem with its variables
+    renumbered and its clauses or constraints reordered by that seed: a different instance for a solver.
     """
     problem, chosen, choice, limit = _prepare(problem, method, variant, solver, settings, time_limit, max_memory)
+    if order is not None:
+        if chosen.name not in ("sat", "ilp"):
+            raise InputError(f"--method {chosen.name} has no formula to reorder; order= is for sat and ilp")
+        choice = dataclasses.replace(choice, order=int(order))
     if isolated is None:
         isolated = limit is not None or stop is not None
     if not isolated:  # the limit then binds only the solvers that stop themselves (not pycosat)

@@ -558,6 +558,74 @@ def plot_build_solve(rows: Sequence[Mapping[str, Any]], title: str | None = None
     return fig
 
 
+def _finished_times(rows: Sequence[Mapping[str, Any]]) -> dict[str, tuple[dict[str, Any], list[float], int]]:
+    """Per configuration label: its style keys, the sorted total times of its finished runs, and its run count."""
+    from .bench.config import Config, config_order
+
+    groups: dict[str, tuple[Config, list[float], list[int]]] = {}
+    for row in rows:
+        config = Config.from_row(row)
+        entry = groups.setdefault(config.label, (config, [], [0]))
+        entry[2][0] += 1
+        if row.get("status") in ("solved", "infeasible") and row.get("total_seconds") is not None:
+            entry[1].append(float(row["total_seconds"]))
+    ordered = sorted(groups.values(), key=lambda g: config_order(g[0]))
+    return {config.label: ({"method": config.method, "variant": config.variant, "solver": config.solver,
+                            "settings": config.settings}, sorted(times), count[0])
+            for config, times, count in ordered}
+
+
+def plot_cactus(rows: Sequence[Mapping[str, Any]], ax: Axes | None = None, title: str | None = None) -> Figure:
+    """The SAT competition's cactus plot: for each configuration, its finished runs sorted by time, so the
+    curve at x = k is the time within which it finished k runs; further right and lower is better.  Runs
+    that hit the limit never appear, so a curve that stops early is a configuration that left runs unsolved.
+    """
+    groups = _finished_times(rows)
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
+        plt.close(fig)
+    fig = _figure(ax)
+    for label, (keys, times, _count) in groups.items():
+        if times:
+            look = style_for(keys["method"], keys["variant"], keys["solver"], keys["settings"])
+            ax.plot(range(1, len(times) + 1), times, markersize=4, label=label, **look)
+    _log_scale_if_positive(ax, "y", "no finished run took a measurable time")
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _pos: seconds_text(value) if value > 0 else ""))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("runs finished (solved or proved impossible)")
+    ax.set_ylabel("time within which they finished")
+    ax.grid(True, which="major", alpha=0.4)
+    if any(times for _, times, _ in groups.values()):
+        ax.legend(fontsize="small", loc="upper left")
+    ax.set_title(title or "Cactus plot: runs finished against time", fontsize="large")
+    return fig
+
+
+def plot_ecdf(rows: Sequence[Mapping[str, Any]], ax: Axes | None = None, title: str | None = None) -> Figure:
+    """Empirical distribution of run times: for each configuration, the share of *all* its runs finished
+    within t (a step function).  It stays below 1 when runs hit the limit, which PAR-2 then penalises."""
+    groups = _finished_times(rows)
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
+        plt.close(fig)
+    fig = _figure(ax)
+    for label, (keys, times, count) in groups.items():
+        if times and count:
+            look = style_for(keys["method"], keys["variant"], keys["solver"], keys["settings"])
+            ax.step(times, [k / count for k in range(1, len(times) + 1)], where="post", label=label,
+                    color=look["color"], linestyle=look["linestyle"])
+    _log_scale_if_positive(ax, "x", "no finished run took a measurable time")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _pos: seconds_text(value) if value > 0 else ""))
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("time")
+    ax.set_ylabel("share of runs finished within it")
+    ax.grid(True, which="major", alpha=0.4)
+    if any(times for _, times, _ in groups.values()):
+        ax.legend(fontsize="small", loc="lower right")
+    ax.set_title(title or "Run times: empirical distribution (ECDF)", fontsize="large")
+    return fig
+
+
 def plot_bnb_tree(tree: Any, ax: Axes | None = None, title: str | None = None) -> Figure:
     """A branch-and-bound tree (:class:`nqueens_kit.bnb.Tree`): one dot per node in search order, depth
     downwards, coloured by what became of it (branched, integral, infeasible, pruned, open)."""

@@ -18,6 +18,7 @@ Inside:
 from __future__ import annotations
 
 import html
+import math
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -35,6 +36,12 @@ PLOTS = (
     ("build-solve.png", "Build and solve time",
      "Median time to build the formula or model (in Python) and to solve it, stacked: where the lower bar "
      "is the larger, encoding dominates."),
+    ("cactus.png", "Cactus plot",
+     "Each configuration's finished runs sorted by time: the curve at x = k is the time within which it "
+     "finished k runs (further right and lower is better; a curve that stops early left runs unsolved)."),
+    ("ecdf.png", "Distribution of run times",
+     "The share of each configuration's runs finished within a time (ECDF); below 1 at the right when runs "
+     "hit the limit."),
 )
 
 Block = tuple[Any, ...]
@@ -304,6 +311,10 @@ def report_blocks(rows: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | N
     header, body = medians_table(rows)
     blocks += [("h2", "Median time (build + solve)"), ("table", header, body),
                ("p", "A cell reads \"> L s\" when half or more of its runs hit the limit L.")]
+    blocks += [("h2", "Solved runs and PAR-2"), ("table", *_par2_table(rows)),
+               ("p", "Timeouts are censored data, not missing data: PAR-2 is the mean time with every run that hit "
+                     "the limit counted as twice the limit (the SAT competition's score); the median counts them "
+                     "as longer than every finished run; IQR is the interquartile range of the total times.")]
     range_header, range_body = _range_table(summary)
     blocks.append(("details", "Fastest and slowest run", [("table", range_header, range_body)]))
     header, body = medians_table(rows, metric="solve")
@@ -323,7 +334,60 @@ def report_blocks(rows: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | N
                    ("p", "Peak resident memory of the measuring process: Python, the imported libraries and the "
                          "formula or model.  An external solver process (CBC, a DIMACS binary) is not included.")]
     blocks += [("h2", "Environment"), *_environment_blocks(meta, csv_name)]
+    versions = _versions_table(meta)
+    if versions:
+        blocks += [("h3", "Solvers, versions and options"), ("table", *versions)]
     return blocks
+
+
+def _par2_table(rows: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    """Per configuration over all its runs: runs, solved, proved impossible, limits hit, PAR-2, median and
+    IQR of the total time, and the median CPU share of the wall time."""
+    import statistics
+
+    from .bench.config import Config, config_order
+    from .bench.summary import par2
+
+    groups: dict[str, tuple[Config, list[Mapping[str, Any]]]] = {}
+    for row in rows:
+        config = Config.from_row(row)
+        groups.setdefault(config.label, (config, []))[1].append(row)
+    body = []
+    for label, (_config, group) in sorted(groups.items(), key=lambda item: config_order(item[1][0])):
+        finished = [r for r in group if r["status"] in ("solved", "infeasible")]
+        unsolved = sum(r["status"] in ("timeout", "memout") for r in group)
+        limit = max((r.get("time_limit") or 0 for r in group), default=0) or None
+        times = sorted(float(r["total_seconds"]) for r in finished if r.get("total_seconds") is not None)
+        censored = times + [math.inf] * unsolved
+        median = statistics.median(censored) if censored else math.inf
+        quartiles = statistics.quantiles(censored, n=4) if len(censored) > 1 else None
+        iqr = (f"{_seconds(quartiles[0])} – {_seconds(quartiles[2])}" if quartiles and math.isfinite(quartiles[2])
+               else "—")
+        score = par2(times, unsolved, limit)
+        cpu = [float(r["cpu_seconds"]) / float(r["total_seconds"]) for r in finished
+               if r.get("cpu_seconds") is not None and r.get("total_seconds")]
+        body.append([label, str(len(group)), str(sum(r["status"] == "solved" for r in group)),
+                     str(sum(r["status"] == "infeasible" for r in group)), str(unsolved),
+                     _seconds(score) if score is not None else "—",
+                     _seconds(median) if math.isfinite(median) else f"> {limit:g} s" if limit else "—", iqr,
+                     f"{statistics.median(cpu):.0%}" if cpu else "—"])
+    return (["configuration", "runs", "solved", "impossible", "limit hit", "PAR-2", "median", "IQR", "CPU / wall"],
+            body)
+
+
+def _versions_table(meta: Mapping[str, Any] | None) -> tuple[list[str], list[list[str]]] | None:
+    if not meta:
+        return None
+    versions = _mapping(meta.get("solvers"))
+    settings = _mapping(meta.get("solver_settings"))
+    if not settings:
+        return None
+    body = []
+    for label, options in settings.items():
+        solver = label.split("/")[-1].split(",")[0] if "/" in label else label
+        shown = ", ".join(f"{k} = {v}" for k, v in _mapping(options).items()) or "defaults"
+        body.append([label, str(versions.get(solver) or "—"), shown])
+    return ["configuration", "solver version", "options"], body
 
 
 def _md_escape(text: str) -> str:
@@ -400,7 +464,7 @@ def write_report(csv_path: str | os.PathLike[str], out_dir: str | os.PathLike[st
     replaced, since they are derived from the CSV.
     """
     from .bench.results import read_meta, read_results
-    from .plots import plot_build_solve, plot_size, plot_time, save_figure
+    from .plots import plot_build_solve, plot_cactus, plot_ecdf, plot_size, plot_time, save_figure
 
     rows = read_results(csv_path)
     if not rows:
@@ -415,7 +479,8 @@ def write_report(csv_path: str | os.PathLike[str], out_dir: str | os.PathLike[st
     except OSError as exc:
         raise InputError(f"cannot create {folder}: {exc.strerror or exc}") from None
     images = []
-    drawings: tuple[Callable[[Sequence[Mapping[str, Any]]], Any], ...] = (plot_time, plot_size, plot_build_solve)
+    drawings: tuple[Callable[[Sequence[Mapping[str, Any]]], Any], ...] = (plot_time, plot_size, plot_build_solve,
+                                                                          plot_cactus, plot_ecdf)
     for (name, _alt, _caption), draw in zip(PLOTS, drawings, strict=True):
         save_figure(draw(rows), folder / name)
         images.append(name)

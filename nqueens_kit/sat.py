@@ -48,17 +48,22 @@ def infeasible_message(problem: Problem) -> str:
 
 
 def solve_here(problem: Problem, encoding: str | None = None, solver: str | None = None,
-               deadline: float | None = None, cnf: CNF | None = None) -> SolveResult:
+               deadline: float | None = None, cnf: CNF | None = None, order: int | None = None) -> SolveResult:
     """Build (or reuse) the CNF, solve it, decode and independently verify the board, in this process.
 
-    ``deadline`` (``time.monotonic()`` seconds) is passed to solvers that can stop themselves.
+    ``deadline`` (``time.monotonic()`` seconds) is passed to solvers that can stop themselves.  ``order``
+    renumbers the variables and shuffles the clauses and their literals (:func:`permuted`) before solving.
     """
     backend = _backend(solver)
     start = time.perf_counter()
     if cnf is None:
         cnf = build_cnf(problem, encoding) if encoding is not None else build_cnf(problem)
+    clauses, renumber = (cnf.clauses, None) if order is None else permuted(cnf.clauses, cnf.num_vars, order)
     build_seconds = time.perf_counter() - start
-    outcome = backend.solve(cnf.clauses, cnf.num_vars, deadline)
+    outcome = backend.solve(clauses, cnf.num_vars, deadline)
+    if renumber is not None and outcome.model:
+        back = {new: old for old, new in enumerate(renumber, start=1)}
+        outcome.model = [back[abs(lit)] * (1 if lit > 0 else -1) for lit in outcome.model if abs(lit) in back]
     status = {"sat": Status.SOLVED, "unsat": Status.INFEASIBLE}.get(outcome.status, Status.TIMEOUT)
     result = SolveResult(
         n=problem.n, method="sat", status=status, variant=cnf.encoding, solver=backend.name,
@@ -76,6 +81,27 @@ def solve_here(problem: Problem, encoding: str | None = None, solver: str | None
     else:
         result.message = "no answer within the time limit"
     return result.check()
+
+
+def permuted(clauses: Sequence[Clause], num_vars: int, order: int) -> tuple[list[Clause], list[int]]:
+    """The same formula renumbered and reordered by the seed ``order``: variable v becomes ``renumber[v - 1]``,
+    and the clauses and the literals in each are shuffled.  Another instance of one problem for a solver,
+    whose heuristics depend on the order (the same on every machine for the same seed).
+
+    >>> clauses, renumber = permuted([[1, 2], [-1]], 2, order=3)
+    >>> sorted(sorted(abs(lit) for lit in c) for c in clauses) == sorted([sorted(renumber), [renumber[0]]])
+    True
+    """
+    import random
+
+    rng = random.Random(f"nqueens-kit-order:{order}")
+    renumber = list(range(1, num_vars + 1))
+    rng.shuffle(renumber)
+    out = [[renumber[abs(lit) - 1] * (1 if lit > 0 else -1) for lit in clause] for clause in clauses]
+    for clause in out:
+        rng.shuffle(clause)
+    rng.shuffle(out)
+    return out, renumber
 
 
 # -------------------------------------------------------------------------------------- enumeration

@@ -46,3 +46,8 @@ def quitter_5(spec, time_limit):
     if spec["n"] == 5:
         os._exit(3)
     return worker.run_job(spec, time_limit)
+
+
+def thread_settings():
+    """The numerical libraries' thread settings a fresh child sees."""
+    return {name: os.environ.get(name) for name in isolate.SINGLE_THREAD_ENV}

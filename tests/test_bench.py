@@ -473,3 +473,46 @@ def test_jobs_and_memory_limit_options(capsys, tmp_path):
     assert code == 0 and "physical cores" in err
     meta = json.loads(meta_path(tmp_path / "c.csv").read_text())
     assert meta["sweep"]["memory_limit"] == 2 * 1024**3 and meta["sweep"]["jobs"] == 64
+
+
+def test_plain_instances_reorder_the_formula(tmp_path):
+    from nqueens_kit.bench.sweep import order_seed, plan_runs
+    from nqueens_kit.sat import permuted
+
+    runs = plan_runs([Config("sat", "pairwise", "pycosat")], [8], repeat=2, instances=3, seed=4)
+    orders = [run.order for run in runs]
+    assert len(set(orders)) == 3 and orders[0] == orders[1] == order_seed(8, 4, 1)  # repeats share an instance
+    assert plan_runs([Config("sat", "pairwise", "pycosat")], [8], repeat=1)[0].order is None
+    clauses, renumber = permuted([[1, -2, 3], [2], [-3, -1]], 3, order=7)
+    assert sorted(renumber) == [1, 2, 3]
+    back = {new: old for old, new in enumerate(renumber, start=1)}
+    restored = sorted(sorted(back[abs(l)] * (1 if l > 0 else -1) for l in c) for c in clauses)
+    assert restored == sorted(sorted(c) for c in [[1, -2, 3], [2], [-3, -1]])
+    rows = run_sweep([Config("sat", "sequential", "pycosat"), Config("ilp", "lines", "cbc")], [12], repeat=1,
+                     instances=3, seed=2, out=tmp_path / "r.csv", progress=False)
+    assert [r["instance"] for r in rows] == [1, 1, 2, 2, 3, 3]
+    assert all(r["status"] == "solved" and r["verified"] and r["seed"] == 2 for r in rows)
+    with pytest.raises(InputError, match="no formula"):
+        run_sweep([Config("construct")], [8], instances=2, progress=False)
+
+
+def test_summary_separates_instances_from_repeats():
+    rows = [{"n": 8, "method": "sat", "encoding": "pairwise", "solver": "pycosat", "repeat": r, "instance": i,
+             "status": "solved", "total_seconds": base * (1.1 if r == 2 else 1.0), "time_limit": 10.0}
+            for i, base in ((1, 0.1), (2, 0.4)) for r in (1, 2)]
+    entry = summarise(rows)[0]
+    assert entry["instances"] == 2 and entry["runs"] == 4
+    assert entry["between_instances"] == pytest.approx(4.0) and entry["between_repeats"] == pytest.approx(1.1)
+    single = summarise(rows[:2])[0]
+    assert single["between_instances"] is None and single["between_repeats"] == pytest.approx(1.1)
+
+
+def test_fresh_children_keep_numerical_libraries_on_one_thread(monkeypatch):
+    from nqueens_kit import isolate
+
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")  # a user's own choice is kept
+    run = isolate.run_in_child(fake_jobs.thread_settings, fresh=True, time_limit=60)
+    assert run.status == "done"
+    assert run.value["OPENBLAS_NUM_THREADS"] == "1" and run.value["MKL_NUM_THREADS"] == "1"
+    assert run.value["OMP_NUM_THREADS"] == "3"

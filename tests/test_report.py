@@ -164,3 +164,40 @@ def test_cli_plot_refuses_bad_figure_name(capsys, sweep, tmp_path):
     assert code == 2 and ".png" in err
     code, _, err = cli(capsys, "plot", sweep, "--kind", "pie", "-o", tmp_path / "fig.png")
     assert code == 2 and err.count("\n") == 1
+
+
+def _run(config, n, repeat, status, seconds, limit=2.0):
+    method, variant, solver = config
+    return {"n": n, "method": method, "encoding": variant if method == "sat" else None,
+            "formulation": variant if method == "ilp" else None, "solver": solver, "repeat": repeat,
+            "status": status, "total_seconds": seconds, "time_limit": limit, "cpu_seconds": seconds / 2}
+
+
+def test_par2_table_counts_timeouts_as_twice_the_limit():
+    from nqueens_kit.report import _par2_table
+
+    sat, ilp = ("sat", "pairwise", "pycosat"), ("ilp", "lines", "cbc")
+    rows = [_run(sat, 8, 1, "solved", 0.1), _run(sat, 8, 2, "solved", 0.3), _run(sat, 9, 1, "infeasible", 0.2),
+            _run(ilp, 8, 1, "solved", 1.0), _run(ilp, 8, 2, "timeout", 2.0), _run(ilp, 9, 1, "timeout", 2.0)]
+    header, body = _par2_table(rows)
+    assert header[:6] == ["configuration", "runs", "solved", "impossible", "limit hit", "PAR-2"]
+    by_label = {line[0]: line for line in body}
+    assert by_label["SAT pairwise/pycosat"][1:5] == ["3", "2", "1", "0"]
+    assert by_label["SAT pairwise/pycosat"][5] == "0.2 s"             # (0.1 + 0.3 + 0.2) / 3
+    assert by_label["ILP lines/cbc"][1:5] == ["3", "1", "0", "2"]
+    assert by_label["ILP lines/cbc"][5] == "3 s"                      # (1 + 4 + 4) / 3
+    assert by_label["ILP lines/cbc"][6] == "> 2 s"                    # the median run hit the limit
+    assert by_label["SAT pairwise/pycosat"][8] == "50%"
+
+
+def test_cactus_and_ecdf_draw_finished_runs_only():
+    from nqueens_kit.plots import plot_cactus, plot_ecdf
+
+    sat = ("sat", "pairwise", "pycosat")
+    rows = [_run(sat, n, 1, "solved", t) for n, t in ((8, 0.3), (9, 0.1), (10, 0.2))]
+    rows.append(_run(sat, 11, 1, "timeout", 2.0))
+    cactus = plot_cactus(rows).axes[0].lines[0]
+    assert list(cactus.get_xdata()) == [1, 2, 3] and list(cactus.get_ydata()) == [0.1, 0.2, 0.3]
+    ecdf = plot_ecdf(rows).axes[0].lines[0]
+    assert list(ecdf.get_ydata()) == [0.25, 0.5, 0.75]  # a quarter of the runs never finished
+    assert len(plot_cactus([_run(sat, 8, 1, "timeout", 2.0)]).axes[0].lines) == 0

@@ -40,7 +40,9 @@ def par2(times: Iterable[float], unsolved: int, time_limit: float | None) -> flo
 def summarise(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Per (configuration, place_random, n): counts by status and median / min / max of each time.
 
-    Errors and skipped runs count in ``errors`` / ``skipped`` only.
+    Errors and skipped runs count in ``errors`` / ``skipped`` only.  ``between_instances`` (slowest over
+    fastest instance) and ``between_repeats`` (the typical slowest over fastest repeat of one instance)
+    separate instance variation from run-to-run noise.
     """
     groups: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
     configs: dict[tuple[Any, ...], Config] = {}
@@ -80,6 +82,7 @@ def summarise(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
             if metric == "total":
                 entry["total_q1"], entry["total_q3"] = _quartiles(censored)
         entry["par2"] = par2([float(r.get("total_seconds") or 0.0) for r in finished], unsolved, limit)
+        entry["between_instances"], entry["between_repeats"] = _spreads(finished)
         for column in ("variables", "clauses", "constraints", "peak_rss_mb"):
             values = [r[column] for r in group if r.get(column) is not None]
             entry[column] = statistics.median(values) if values else None
@@ -87,6 +90,20 @@ def summarise(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 entry[column] = int(entry[column])
         summary.append(entry)
     return summary
+
+
+def _spreads(finished: list[Mapping[str, Any]]) -> tuple[float | None, float | None]:
+    """Instance variation against run-to-run noise: the ratio of the slowest to the fastest instance (by
+    the median of its repeats), and the median over instances of the slowest to the fastest repeat.
+    None where there is only one instance (or one repeat)."""
+    times: dict[int, list[float]] = {}
+    for row in finished:
+        if row.get("total_seconds"):
+            times.setdefault(int(row.get("instance") or 1), []).append(float(row["total_seconds"]))
+    medians = [statistics.median(v) for v in times.values()]
+    between_instances = max(medians) / min(medians) if len(medians) > 1 and min(medians) > 0 else None
+    ratios = [max(v) / min(v) for v in times.values() if len(v) > 1 and min(v) > 0]
+    return between_instances, (statistics.median(ratios) if ratios else None)
 
 
 def _quartiles(values: list[float]) -> tuple[float | None, float | None]:

@@ -47,6 +47,7 @@ class Run:
     repeat: int
     instance: int = 1
     preplaced: tuple[Cell, ...] = ()
+    order: int | None = None  # plain instances: the seed that renumbers and reorders the formula
 
     @property
     def key(self) -> tuple[Any, ...]:
@@ -54,19 +55,33 @@ class Run:
 
     def spec(self) -> dict[str, Any]:
         return {"method": self.config.method, "variant": self.config.variant, "solver": self.config.solver,
-                "settings": self.config.settings, "n": self.n, "preplaced": [list(c) for c in self.preplaced]}
+                "settings": self.config.settings, "n": self.n, "preplaced": [list(c) for c in self.preplaced],
+                "order": self.order}
 
 
 def plan_runs(configs: Sequence[Config], ns: Sequence[int], repeat: int, place_random: int = 0, seed: int = 0,
               instances: int = 1) -> list[Run]:
-    """Every run of a sweep in order: by n, then instance, then repeat, then configuration."""
+    """Every run of a sweep in order: by n, then instance, then repeat, then configuration.
+
+    Instances are random completions with ``place_random``; without it, ``instances`` > 1 makes each
+    instance the plain problem with its variables renumbered and its clauses or constraints reordered
+    (a solver's heuristics depend on the order, so one fixed order measures a single point)."""
     runs: list[Run] = []
     for n in ns:
         for instance in range(1, instances + 1):
             placed = random_preplacement(n, place_random, seed, instance) if place_random else ()
+            order = order_seed(n, seed, instance) if not place_random and instances > 1 else None
             for r in range(1, repeat + 1):
-                runs.extend(Run(config, n, r, instance, placed) for config in configs)
+                runs.extend(Run(config, n, r, instance, placed, order) for config in configs)
     return runs
+
+
+def order_seed(n: int, seed: int, instance: int) -> int:
+    """The reordering seed of plain instance ``instance`` of size n (the same on every machine)."""
+    import hashlib
+
+    digest = hashlib.sha256(f"nqueens-kit-instance:{n}:{seed}:{instance}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
 
 
 def row_key(row: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -86,7 +101,8 @@ def make_row(run: Run, record: Mapping[str, Any], place_random: int, seed: int,
         "n": run.n, "method": config.method, "encoding": config.encoding, "formulation": config.formulation,
         "solver": config.solver, "settings": config.settings, "repeat": run.repeat, "instance": run.instance,
         "status": status.value, "verified": verified, "place_random": place_random,
-        "preplaced": cells_text(run.preplaced), "seed": seed if place_random else None, "time_limit": time_limit,
+        "preplaced": cells_text(run.preplaced), "seed": seed if place_random or run.order is not None else None,
+        "time_limit": time_limit,
         "message": " ".join(str(record.get("message") or "").split()),
     }
     for column in ("variables", "clauses", "constraints", "build_seconds", "solve_seconds", "total_seconds",
@@ -166,7 +182,10 @@ def _check_plan(config_list: Sequence[Config], sizes: Sequence[int], repeat: int
                 raise InputError(f"the {config.method} method cannot honour pre-placed queens; drop it from the "
                                  "methods or drop the random pre-placement")
     elif instances > 1:
-        raise InputError("--instances K draws K random completion instances per n; add --place-random K")
+        fixed = [c.method for c in config_list if c.method not in ("sat", "ilp")]
+        if fixed:
+            raise InputError(f"--instances K without --place-random reorders the formula K ways, and {fixed[0]} has "
+                             "no formula: drop it from the methods, or add --place-random K for completion instances")
     check_run_count(len(config_list) * len(sizes) * repeat * instances, max_runs)
 
 
@@ -231,8 +250,8 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
         meta = previous if previous and kept else environment(config_list)
         meta["sweep"] = {"configs": [c.label for c in config_list], "ns": sizes, "repeat": repeat,
                          "instances": instances, "timeout": timeout, "place_random": place_random,
-                         "seed": seed if place_random else None, "skip_after_timeout": skip_after_timeout,
-                         "memory_limit": memory_limit, "jobs": jobs}
+                         "seed": seed if place_random or instances > 1 else None,
+                         "skip_after_timeout": skip_after_timeout, "memory_limit": memory_limit, "jobs": jobs}
         session = {"started": now(), "command": command or command_line(), "resumed": bool(resume and kept),
                    "kept_rows": len(kept), "load_average_start": load_average()}
         meta.setdefault("sessions", []).append(session)

@@ -63,7 +63,7 @@ def run_job(spec: Mapping[str, Any], time_limit: float | None) -> dict[str, Any]
     isolate.ready()
     start = time.perf_counter()
     result = solve(problem, choice.method, choice.variant, choice.solver, settings=choice.settings,
-                   time_limit=time_limit, isolated=False, explain=False)
+                   time_limit=time_limit, isolated=False, explain=False, order=spec.get("order"))
     total = time.perf_counter() - start
     return {
         "status": result.status.value, "queens": [list(q) for q in result.queens],
