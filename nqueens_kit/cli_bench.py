@@ -76,6 +76,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     p.set_defaults(func=cmd_bench)
 
+    p = sub.add_parser("frontier", help="the largest n each configuration solves within a time limit, here",
+                       description="For each configuration, double n while one run (a fresh process, a verified "
+                                   "board, no hints) finishes within --limit, then bisect to within 10%%: the "
+                                   "largest n it solves on this machine.")
+    p.add_argument("--methods", default="sat,ilp", help="comma-separated: sat, ilp, construct, backtrack")
+    p.add_argument("--encodings", default=None, help="SAT encodings (default pairwise,sequential)")
+    p.add_argument("--formulations", default=None, help="ILP formulations (default lines)")
+    p.add_argument("--solvers", default=None, help="SAT and ILP solvers (default pycosat and cbc)")
+    p.add_argument("--settings", default=None, help="ILP solver settings: tuned (default) and/or default")
+    p.add_argument("--limit", default="60", metavar="S", help="seconds one run may take (default 60)")
+    p.add_argument("--start", default="8", metavar="N", help="the first n tried (default 8)")
+    p.add_argument("--max-n", default="4096", metavar="N", help="the largest n tried (default 4096)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    p.set_defaults(func=cmd_frontier)
+
     p = sub.add_parser("plot", help="draw a results CSV from 'bench' (time, size or build/solve)")
     p.add_argument("csv", metavar="RESULTS.csv", help="a CSV written by nqueens-kit bench")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.png, FILE.svg or FILE.pdf")
@@ -234,4 +249,33 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     page = write_report(args.csv, args.output, title=args.title)
     print(f"wrote {page} (and index.html, plots)", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_frontier(args: argparse.Namespace) -> int:
+    import json
+
+    from .bench import check_available, make_configs
+    from .bench.frontier import frontier
+
+    configs = make_configs(args.methods, args.encodings, args.formulations, args.solvers, args.settings)
+    check_available(configs)
+    limit = check_time_limit(args.limit, "--limit")
+    if limit is None:
+        raise InputError("--limit must be a positive number of seconds")
+    start, max_n = _whole(args.start, "--start", 4), _whole(args.max_n, "--max-n", 4)
+    if start > max_n:
+        raise InputError(f"--start {start} is above --max-n {max_n}")
+    show = None if args.json else (lambda label, n, ok, seconds: print(
+        f"  {label}: n = {n} {'solved' if ok else 'not solved'} ({seconds:.2f} s)", file=sys.stderr))
+    rows = frontier(configs, limit, start, max_n, on_attempt=show)
+    if args.json:
+        print(json.dumps({"limit": limit, "frontier": rows}, separators=(",", ":")))
+        return EXIT_OK
+    print(f"{'configuration':28} {'largest n':>10} {'its time':>9}   first n not solved within {limit:g} s")
+    for row in rows:
+        largest = "-" if row["largest_n"] is None else str(row["largest_n"])
+        took = "-" if row["seconds"] is None else f"{row['seconds']:.2f} s"
+        beyond = f"n = {row['first_failure']}" if row["first_failure"] else f"none up to {max_n}"
+        print(f"{row['config']:28} {largest:>10} {took:>9}   {beyond}")
     return EXIT_OK

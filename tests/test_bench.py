@@ -516,3 +516,26 @@ def test_fresh_children_keep_numerical_libraries_on_one_thread(monkeypatch):
     assert run.status == "done"
     assert run.value["OPENBLAS_NUM_THREADS"] == "1" and run.value["MKL_NUM_THREADS"] == "1"
     assert run.value["OMP_NUM_THREADS"] == "3"
+
+
+def test_frontier_doubles_then_bisects(monkeypatch, capsys):
+    from nqueens_kit.bench import frontier as module
+
+    tried = []
+
+    def fake(config, n, limit):  # "solves" up to n = 50 within the limit
+        tried.append(n)
+        ok = n <= 50
+        return ok, {"status": "solved" if ok else "timeout", "total_seconds": 0.1 if ok else limit}
+
+    monkeypatch.setattr(module, "_attempt", fake)
+    row = module.frontier([Config("sat", "pairwise", "pycosat")], limit=1.0, start=8, max_n=1000)[0]
+    assert row["largest_n"] == 50 or (row["largest_n"] >= 46 and row["first_failure"] - row["largest_n"] <= 5)
+    assert tried[:4] == [8, 16, 32, 64] and row["first_failure"] > 50 and row["attempts"] == len(tried)
+    monkeypatch.undo()
+    with pytest.raises(InputError, match="start"):
+        module.frontier([Config("construct")], start=2)
+    real = module.frontier([Config("construct")], limit=30, start=8, max_n=40)[0]
+    assert real["largest_n"] == 40 and real["first_failure"] is None
+    code, out, err = cli(capsys, "frontier", "--methods", "construct", "--limit", "30", "--max-n", "64", "--json")
+    assert code == 0 and json.loads(out)["frontier"][0]["largest_n"] == 64

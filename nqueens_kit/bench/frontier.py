@@ -1,0 +1,84 @@
+"""The frontier: the largest n each configuration solves (one verified board) within a time limit, here.
+
+For each configuration: double n from ``start`` while a run finishes within ``limit``, then bisect between
+the largest n solved and the smallest n that was not, until the gap is at most ``precision`` of n.  Every
+run is a fresh process with the wall-clock limit (:func:`~nqueens_kit.bench.worker.run_worker`), every
+board is verified here, and no run gets a hint from a known solution.  Times grow unevenly with n (chapter
+5), so the frontier is where a configuration *reliably stops*, give or take the bisection's precision.
+
+>>> from nqueens_kit.bench import Config
+>>> row = frontier([Config("construct")], limit=30, start=8, max_n=64)[0]
+>>> row["config"], row["largest_n"], row["first_failure"]
+('construct', 64, None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..board import verify
+from ..errors import InputError
+from ..limits import check_time_limit
+from .config import Config
+from .worker import run_worker
+
+DEFAULT_LIMIT = 60.0
+DEFAULT_MAX_N = 4096
+
+
+def _attempt(config: Config, n: int, limit: float) -> tuple[bool, dict[str, Any]]:
+    spec: dict[str, Any] = {"method": config.method, "variant": config.variant, "solver": config.solver,
+            "settings": config.settings, "n": n, "preplaced": []}
+    record = run_worker(spec, limit)
+    queens = [tuple(q) for q in record.get("queens") or ()]
+    seconds = record.get("total_seconds")
+    ok = (record.get("status") == "solved" and seconds is not None and seconds <= limit  # the grace does not count
+          and verify(n, queens))
+    return ok, record
+
+
+def frontier(configs: Sequence[Config], limit: float = DEFAULT_LIMIT, start: int = 8, max_n: int = DEFAULT_MAX_N,
+             precision: float = 0.1, on_attempt: Callable[[str, int, bool, float], None] | None = None
+             ) -> list[dict[str, Any]]:
+    """One row per configuration: ``largest_n`` solved within ``limit`` seconds and its time,
+    ``first_failure`` (the smallest n tried that was not solved in time, None if every n up to ``max_n``
+    was) and ``attempts``.  ``on_attempt(label, n, solved, seconds)`` reports each run."""
+    checked = check_time_limit(limit, "--limit")
+    if checked is None:
+        raise InputError("the frontier needs a time limit")
+    limit = checked
+    for what, value, low in (("start", start, 4), ("max_n", max_n, 4)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise InputError(f"{what} must be a whole number of at least {low}, not {value!r}")
+    if not 0 < precision < 1:
+        raise InputError(f"precision must be between 0 and 1, not {precision!r}")
+    rows = []
+    for config in configs:
+        best: tuple[int, float] | None = None
+        failure: int | None = None
+        attempts = 0
+
+        def attempt(n: int, config: Config = config) -> bool:
+            nonlocal best, failure, attempts
+            attempts += 1
+            ok, record = _attempt(config, n, limit)
+            seconds = float(record.get("total_seconds") or limit)
+            if on_attempt is not None:
+                on_attempt(config.label, n, ok, seconds)
+            if ok and (best is None or n > best[0]):
+                best = (n, seconds)
+            if not ok and (failure is None or n < failure):
+                failure = n
+            return ok
+
+        n = min(start, max_n)
+        while attempt(n) and n < max_n:
+            n = min(2 * n, max_n)
+        while best is not None and failure is not None and failure - best[0] > max(1, int(precision * best[0])):
+            attempt((best[0] + failure) // 2)
+        rows.append({"config": config.label, "method": config.method, "variant": config.variant,
+                     "solver": config.solver, "settings": config.settings, "limit": limit,
+                     "largest_n": best[0] if best else None, "seconds": best[1] if best else None,
+                     "first_failure": failure, "attempts": attempts})
+    return rows
