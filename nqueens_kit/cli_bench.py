@@ -70,6 +70,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"refuse sweeps of more runs than this (default {MAX_RUNS:,})")
     p.add_argument("--jobs", default="1", metavar="N",
                    help="runs at a time on this machine (default 1; more than the physical cores distorts times)")
+    p.add_argument("--dask", default=None, metavar="ADDRESS",
+                   help="run the sweep on Dask distributed: 'local' (a local cluster of --jobs workers) or a "
+                        "scheduler address such as tcp://host:8786; rows still go to the one --out file")
     p.add_argument("--memory-limit", default=None, metavar="SIZE",
                    help="memory one run may use before it is recorded as memout, e.g. 4G (default: half of "
                         "this machine's memory shared among the --jobs)")
@@ -148,6 +151,8 @@ def _bench_command(args: argparse.Namespace, resume: bool = False) -> str:
         words.append("--skip-after-timeout")
     if args.jobs > 1:
         words += ["--jobs", str(args.jobs)]
+    if args.dask:
+        words += ["--dask", args.dask]
     if args.memory_limit is not None:
         words += ["--memory-limit", str(args.memory_limit)]
     if args.quiet:
@@ -201,7 +206,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                          progress=not args.quiet, place_random=args.place_random, seed=args.seed or 0,
                          resume=args.resume, force=args.force, skip_after_timeout=args.skip_after_timeout,
                          command=_bench_command(args), instances=args.instances, max_runs=args.max_runs,
-                         jobs=args.jobs, memory_limit=memory_limit)
+                         jobs=args.jobs, memory_limit=memory_limit, dask=args.dask)
     except SweepInterrupted as stop:
         print(f"nqueens-kit: interrupted; {len(stop.rows)} finished runs are saved in {args.out}. "
               f"Continue with: {_bench_command(args, resume=True)}", file=sys.stderr)

@@ -175,8 +175,21 @@ def _redirect_output(scratch: str) -> None:
     os.close(log)
 
 
+def _die_with_parent() -> None:
+    """Linux: have the kernel kill this child if the process that waits for it dies (a Dask worker or a
+    kernel killed outright), so no solver is left running without anyone to stop it."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+
+
 def _fresh_main() -> None:
     """Entry point of a fresh child: ``python -m nqueens_kit.isolate FD`` with the pickled job on stdin."""
+    _die_with_parent()
     conn = Connection(int(sys.argv[1]), readable=False)
     try:
         fn, args, scratch, memory_limit, auto_ready = pickle.loads(sys.stdin.buffer.read())

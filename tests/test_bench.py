@@ -539,3 +539,22 @@ def test_frontier_doubles_then_bisects(monkeypatch, capsys):
     assert real["largest_n"] == 40 and real["first_failure"] is None
     code, out, err = cli(capsys, "frontier", "--methods", "construct", "--limit", "30", "--max-n", "64", "--json")
     assert code == 0 and json.loads(out)["frontier"][0]["largest_n"] == 64
+
+
+def test_dask_local_cluster_runs_the_plan_and_resumes(tmp_path):
+    pytest.importorskip("distributed")
+    out = tmp_path / "r.csv"
+    rows = run_sweep(TINY, [4, 5, 6], repeat=2, out=out, progress=False, dask="local", jobs=2)
+    plan = sorted(map(row_key, run_sweep(TINY, [4, 5, 6], repeat=2, progress=False)))
+    assert sorted(map(row_key, rows)) == plan and all(r["status"] == "solved" and r["verified"] for r in rows)
+    assert json.loads(meta_path(out).read_text())["sweep"]["dask"] == "local"
+    lines = out.read_text().splitlines(keepends=True)
+    out.write_text("".join(lines[:-4]))  # as if the sweep had stopped four runs early
+    run_sweep(TINY, [4, 5, 6], repeat=2, out=out, progress=False, resume=True, dask="local")
+    assert sorted(map(row_key, read_results(out))) == plan
+
+
+def test_dask_bad_address_is_one_line(tmp_path):
+    pytest.importorskip("distributed")
+    with pytest.raises(InputError, match="cannot reach the Dask scheduler"):
+        run_sweep(TINY, [4], repeat=1, progress=False, dask="tcp://127.0.0.1:9")

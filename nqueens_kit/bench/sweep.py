@@ -202,7 +202,7 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
               seed: int = 0, resume: bool = False, force: bool = False, skip_after_timeout: bool = False,
               command: str | None = None, instances: int = 1, max_runs: int = MAX_RUNS,
               stop: Callable[[], bool] | None = None, memory_limit: int | None = None,
-              jobs: int = 1) -> list[dict[str, Any]]:
+              jobs: int = 1, dask: str | None = None) -> list[dict[str, Any]]:
     """Run every (n, instance, repeat, configuration) in its own process; return the rows (kept ones included).
 
     ``out``: a CSV path written row by row (plus its sidecar), or None to keep rows in memory only.
@@ -211,6 +211,10 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
     ends the sweep at once (the run under way is killed and not recorded).  Ctrl-C raises
     :class:`SweepInterrupted` after stopping the current run.  ``jobs`` > 1 keeps that many runs going at
     once (each still in its own process, its CPU time its own); rows are written as runs finish.
+    ``dask`` runs the sweep on Dask distributed: ``"local"`` starts a local cluster of ``jobs`` (at least 2)
+    single-threaded workers, anything else is a scheduler address (``tcp://host:8786``).  Each task is one
+    run in its own child process with the wall-clock limit, as here; the rows come back to this process,
+    which alone writes the results file, so ``resume`` works across workers and machines.
     """
     from tqdm.auto import tqdm
 
@@ -251,7 +255,8 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
         meta["sweep"] = {"configs": [c.label for c in config_list], "ns": sizes, "repeat": repeat,
                          "instances": instances, "timeout": timeout, "place_random": place_random,
                          "seed": seed if place_random or instances > 1 else None,
-                         "skip_after_timeout": skip_after_timeout, "memory_limit": memory_limit, "jobs": jobs}
+                         "skip_after_timeout": skip_after_timeout, "memory_limit": memory_limit, "jobs": jobs,
+                         "dask": dask}
         session = {"started": now(), "command": command or command_line(), "resumed": bool(resume and kept),
                    "kept_rows": len(kept), "load_average_start": load_average()}
         meta.setdefault("sessions", []).append(session)
@@ -287,7 +292,9 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
             on_row(row)
 
     try:
-        if jobs == 1:
+        if dask is not None:
+            _run_dask(todo, dask, jobs, timeout, memory_limit, finish, stopped)
+        elif jobs == 1:
             for run in todo:
                 if stopped():
                     break
@@ -346,3 +353,39 @@ def _run_parallel(todo: Sequence[Run], jobs: int, execute: Callable[[Run], dict[
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_dask(todo: Sequence[Run], address: str, jobs: int, timeout: float | None, memory_limit: int | None,
+              finish: Callable[[Run, dict[str, Any]], None], stopped: Callable[[], bool]) -> None:
+    """The runs as Dask tasks (each :func:`~nqueens_kit.bench.worker.run_worker`: a child process with its
+    limit), the rows finished here as tasks complete.  Ctrl-C or ``stop`` cancels what has not finished."""
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise InputError("--dask needs Dask distributed: pip install \"nqueens-kit[cluster]\"") from None
+    cluster = None
+    try:
+        if address == "local":
+            cluster = LocalCluster(n_workers=max(2, jobs), threads_per_worker=1, processes=True,
+                                   dashboard_address=None)
+            client = Client(cluster)
+        else:
+            client = Client(address, timeout=10)
+    except OSError as exc:
+        if cluster is not None:
+            cluster.close()
+        raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    futures = {client.submit(worker.run_worker, run.spec(), timeout, memory_limit, pure=False,
+                             key=f"nqueens-kit-{index}-{run.config.label}-n{run.n}-{run.instance}-{run.repeat}"):
+               run for index, run in enumerate(todo)}
+    try:
+        done = as_completed(futures, with_results=False)
+        for future in done:
+            if stopped():
+                break
+            finish(futures[future], future.result())
+    finally:
+        client.cancel(list(futures))
+        client.close()
+        if cluster is not None:
+            cluster.close()
