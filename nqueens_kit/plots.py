@@ -626,6 +626,49 @@ def plot_ecdf(rows: Sequence[Mapping[str, Any]], ax: Axes | None = None, title: 
     return fig
 
 
+def plot_phase(summary: Sequence[Mapping[str, Any]], title: str | None = None) -> Figure:
+    """A phase-transition study (:func:`nqueens_kit.bench.phase.phase_summary`): left, the share of random
+    placements that can be completed against the density of pre-placed queens, one line per n; right, the
+    median time per configuration against density at the largest n (PAR-2 dashed)."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")
+    plt.close(fig)
+    ns = sorted({int(e["n"]) for e in summary})
+    first = next((e["config"] for e in summary), None)
+    greys = plt.get_cmap("viridis")
+    for i, n in enumerate(ns):
+        points = sorted((e["density"], e["completable_share"]) for e in summary
+                        if e["n"] == n and e["config"] == first and e["completable_share"] is not None)
+        if points:
+            left.plot(*zip(*points, strict=True), marker="o", color=greys(i / max(1, len(ns) - 1) * 0.85),
+                      label=f"n = {n}")
+    left.axhline(0.5, color="0.6", linestyle=":", linewidth=1)
+    left.set_ylim(-0.03, 1.03)
+    left.set_xlabel("density of pre-placed queens (k / n)")
+    left.set_ylabel("share that can be completed")
+    left.grid(True, alpha=0.3)
+    if ns:
+        left.legend(fontsize="small")
+        largest = ns[-1]
+        for label in dict.fromkeys(e["config"] for e in summary):
+            entries = sorted((e for e in summary if e["n"] == largest and e["config"] == label),
+                             key=lambda e: e["density"])
+            if not entries:
+                continue
+            look = style_for(entries[0]["method"], entries[0]["variant"], entries[0]["solver"])
+            right.plot([e["density"] for e in entries], [e["median_seconds"] or math.nan for e in entries],
+                       label=label, **look)
+            right.plot([e["density"] for e in entries], [e["par2_seconds"] or math.nan for e in entries],
+                       color=look["color"], linestyle="--", linewidth=1, alpha=0.6)
+        _log_scale_if_positive(right, "y", "no finished run took a measurable time")
+        right.yaxis.set_major_formatter(FuncFormatter(lambda value, _pos: seconds_text(value) if value > 0 else ""))
+        right.set_xlabel("density of pre-placed queens (k / n)")
+        right.set_ylabel(f"median time at n = {largest} (PAR-2 dashed)")
+        right.grid(True, alpha=0.3)
+        right.legend(fontsize="small")
+    fig.suptitle(title or "N-queens completion: the phase transition", fontsize="large")
+    return fig
+
+
 def plot_bnb_tree(tree: Any, ax: Axes | None = None, title: str | None = None) -> Figure:
     """A branch-and-bound tree (:class:`nqueens_kit.bnb.Tree`): one dot per node in search order, depth
     downwards, coloured by what became of it (branched, integral, infeasible, pruned, open)."""

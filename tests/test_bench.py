@@ -542,15 +542,23 @@ def test_frontier_doubles_then_bisects(monkeypatch, capsys):
 
 
 def test_dask_local_cluster_runs_the_plan_and_resumes(tmp_path):
+    """Through the command line in a process of its own: a local cluster leaves multiprocessing's resource
+    tracker behind for the life of the process that started it."""
     pytest.importorskip("distributed")
     out = tmp_path / "r.csv"
-    rows = run_sweep(TINY, [4, 5, 6], repeat=2, out=out, progress=False, dask="local", jobs=2)
+    command = [sys.executable, "-m", "nqueens_kit", "bench", "--n", "4:6", "--methods", "sat,construct",
+               "--encodings", "pairwise", "--repeat", "2", "--out", str(out), "--quiet", "--dask", "local",
+               "--jobs", "2"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
     plan = sorted(map(row_key, run_sweep(TINY, [4, 5, 6], repeat=2, progress=False)))
+    rows = read_results(out)
     assert sorted(map(row_key, rows)) == plan and all(r["status"] == "solved" and r["verified"] for r in rows)
     assert json.loads(meta_path(out).read_text())["sweep"]["dask"] == "local"
     lines = out.read_text().splitlines(keepends=True)
     out.write_text("".join(lines[:-4]))  # as if the sweep had stopped four runs early
-    run_sweep(TINY, [4, 5, 6], repeat=2, out=out, progress=False, resume=True, dask="local")
+    done = subprocess.run([*command[:-2], "--resume"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
     assert sorted(map(row_key, read_results(out))) == plan
 
 
@@ -558,3 +566,43 @@ def test_dask_bad_address_is_one_line(tmp_path):
     pytest.importorskip("distributed")
     with pytest.raises(InputError, match="cannot reach the Dask scheduler"):
         run_sweep(TINY, [4], repeat=1, progress=False, dask="tcp://127.0.0.1:9")
+
+
+def test_phase_study_matches_backtracking():
+    from nqueens_kit.bench.instances import parse_cells_text
+    from nqueens_kit.bench.phase import phase_study, phase_summary
+    from nqueens_kit.board import Problem
+    from nqueens_kit.construct import iter_backtrack
+
+    rows = phase_study([Config("sat", "pairwise", "pycosat")], [8], [0.0, 0.25, 0.5], instances=4, timeout=30, seed=3)
+    assert len(rows) == 4 * 3 and {r["density"] for r in rows} == {0.0, 0.25, 0.5}
+    for row in rows:
+        problem = Problem(8, parse_cells_text(row["preplaced"] or ""))
+        completable = next(iter_backtrack(problem), None) is not None
+        assert row["status"] == ("solved" if completable else "infeasible"), row["preplaced"]
+    summary = phase_summary(rows)
+    assert [(s["density"], s["queens"], s["instances"]) for s in summary] == [(0.0, 0, 4), (0.25, 2, 4), (0.5, 4, 4)]
+    for entry in summary:
+        at = [r for r in rows if r["density"] == entry["density"]]
+        assert entry["completable"] == sum(r["status"] == "solved" for r in at)
+        assert entry["completable_share"] == entry["completable"] / 4
+    assert summary[0]["completable_share"] == 1.0
+    with pytest.raises(InputError, match="densities"):
+        phase_study([Config("construct")], [8], [1.0])
+
+
+def test_phase_summary_counts_timeouts_and_round_trips(tmp_path):
+    from nqueens_kit.bench.phase import phase_summary, read_summary, write_summary
+
+    base = {"n": 10, "method": "sat", "encoding": "pairwise", "solver": "pycosat", "density": 0.4,
+            "place_random": 4, "time_limit": 5.0}
+    rows = [dict(base, repeat=1, instance=i, status=s, total_seconds=t)
+            for i, (s, t) in enumerate((("solved", 1.0), ("infeasible", 2.0), ("timeout", 5.0), ("timeout", 5.0)), 1)]
+    entry = phase_summary(rows)[0]
+    assert (entry["completable"], entry["impossible"], entry["unsolved"]) == (1, 1, 2)
+    assert entry["completable_share"] == 0.5 and entry["median_seconds"] is None  # half the runs never finished
+    assert entry["par2_seconds"] == pytest.approx((1 + 2 + 10 + 10) / 4)
+    path = write_summary([entry], tmp_path / "phase.csv")
+    back = read_summary(path)[0]
+    assert back["n"] == 10 and back["density"] == 0.4 and back["median_seconds"] is None
+    assert back["par2_seconds"] == pytest.approx(entry["par2_seconds"])

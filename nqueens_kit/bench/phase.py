@@ -1,0 +1,123 @@
+"""A phase-transition study of N-queens completion: how often a random placement can be completed, and what
+it costs to find out, as the share of pre-placed queens grows.
+
+Gent, Jefferson and Nightingale ("Complexity of n-Queens Completion", JAIR 59, 2017) show that completion
+is NP-complete and that random instances are hardest where about half of them can be completed: with few
+queens placed almost every instance is completable and easy, with many almost none is and propagation sees
+it at once.  :func:`phase_study` reproduces the measurement on this machine: for each n and each density
+d (k = round(d · n) random non-attacking queens, ``instances`` placements per point), every configuration
+runs through the timing harness (a fresh process per run, a wall-clock limit, verified boards), and
+:func:`phase_summary` gives per (configuration, n, density) the share of instances completable and the
+median and PAR-2 cost.  :func:`nqueens_kit.plots.plot_phase` draws both against density.
+
+>>> from nqueens_kit.bench import Config
+>>> rows = phase_study([Config("sat", "pairwise", "pycosat")], [6], [0.0, 0.5], instances=2, timeout=10)
+>>> [(s["n"], s["density"], s["instances"]) for s in phase_summary(rows)]
+[(6, 0.0, 2), (6, 0.5, 2)]
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import statistics
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from .config import Config, config_order
+from .summary import par2
+from .sweep import run_sweep
+
+SUMMARY_COLUMNS = ("config", "method", "variant", "solver", "n", "density", "queens", "instances", "completable",
+                   "impossible", "unsolved", "completable_share", "median_seconds", "par2_seconds", "time_limit")
+
+
+def phase_study(configs: Sequence[Config], ns: Sequence[int], densities: Sequence[float], instances: int = 10,
+                timeout: float = 10.0, seed: int = 0, jobs: int = 1,
+                on_point: Callable[[int, float, list[dict[str, Any]]], None] | None = None) -> list[dict[str, Any]]:
+    """Every run of the study, each row with its ``density``.  Density 0 is the plain problem (its
+    instances are then the same board, timed ``instances`` times)."""
+    if not densities or any(not 0 <= d < 1 for d in densities):
+        raise InputError(f"densities must be shares of n from 0 up to (not including) 1, not {list(densities)}")
+    rows: list[dict[str, Any]] = []
+    for n in ns:
+        for density in densities:
+            queens = min(n - 1, round(density * n))
+            # density 0 is the one plain board: timed ``instances`` times rather than drawn that often
+            found = run_sweep(configs, [n], repeat=1 if queens else instances, timeout=timeout, progress=False,
+                              place_random=queens, seed=seed, instances=instances if queens else 1, jobs=jobs)
+            for row in found:
+                row["density"] = density
+            rows.extend(found)
+            if on_point is not None:
+                on_point(n, density, found)
+    return rows
+
+
+def phase_summary(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per (configuration, n, density): instances, how many completable / impossible / unsolved within the
+    limit, the completable share (of those decided), and the median (timeouts counted as longer than every
+    finished run) and PAR-2 of the time."""
+    groups: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
+    configs: dict[tuple[Any, ...], Config] = {}
+    for row in rows:
+        config = Config.from_row(row)
+        key = (config.key, int(row["n"]), float(row["density"]))
+        groups.setdefault(key, []).append(row)
+        configs[key] = config
+    out = []
+    for key in sorted(groups, key=lambda k: (config_order(configs[k]), k[1], k[2])):
+        group, config = groups[key], configs[key]
+        completable = sum(r["status"] == "solved" for r in group)
+        impossible = sum(r["status"] == "infeasible" for r in group)
+        unsolved = sum(r["status"] in ("timeout", "memout") for r in group)
+        limit = max((r.get("time_limit") or 0 for r in group), default=0) or None
+        times = [float(r["total_seconds"]) for r in group if r["status"] in ("solved", "infeasible")]
+        censored = sorted(times) + [math.inf] * unsolved
+        median = statistics.median(censored) if censored else math.inf
+        decided = completable + impossible
+        out.append({"config": config.label, "method": config.method, "variant": config.variant,
+                    "solver": config.solver, "n": key[1], "density": key[2],
+                    "queens": int(group[0].get("place_random") or 0), "instances": len(group),
+                    "completable": completable, "impossible": impossible, "unsolved": unsolved,
+                    "completable_share": completable / decided if decided else None,
+                    "median_seconds": median if math.isfinite(median) else None,
+                    "par2_seconds": par2(times, unsolved, limit), "time_limit": limit})
+    return out
+
+
+def write_summary(summary: Sequence[Mapping[str, Any]], path: str | os.PathLike[str]) -> Path:
+    """The summary as a CSV (what notebook 5 stores and reads)."""
+    target = Path(path)
+    try:
+        with open(target, "w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=SUMMARY_COLUMNS)
+            writer.writeheader()
+            for entry in summary:
+                writer.writerow({k: entry.get(k) for k in SUMMARY_COLUMNS})
+    except OSError as exc:
+        raise InputError(f"cannot write {target}: {exc.strerror or exc}") from None
+    return target
+
+
+def read_summary(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """A summary CSV written by :func:`write_summary`, numbers as numbers."""
+    try:
+        with open(path, newline="", encoding="utf-8") as handle:
+            raw = list(csv.DictReader(handle))
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    numbers = {"n": int, "queens": int, "instances": int, "completable": int, "impossible": int, "unsolved": int,
+               "density": float, "completable_share": float, "median_seconds": float, "par2_seconds": float,
+               "time_limit": float}
+    out = []
+    for row in raw:
+        entry: dict[str, Any] = {}
+        for key, value in row.items():
+            convert = numbers.get(key)
+            entry[key] = (convert(value) if value not in ("", None) else None) if convert else (value or None)
+        out.append(entry)
+    return out
