@@ -50,6 +50,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="ILP solver settings to compare: tuned (default), default, or tuned,default")
     p.add_argument("--place-random", default="0", metavar="K",
                    help="pre-place K random non-attacking queens (completion instances; needs every n > K)")
+    p.add_argument("--family", default="completion", choices=["completion", "blocked", "excluded-diagonals"],
+                   help="instance family: completion (with --place-random), blocked (random cells no queen may "
+                        "use) or excluded-diagonals (random diagonals no queen may use), with --density")
+    p.add_argument("--density", default=None, metavar="D",
+                   help="with --family blocked or excluded-diagonals: the share of cells or diagonals blocked")
     p.add_argument("--instances", default="1", metavar="K",
                    help="K different instances per n, each run --repeat times: random completions with "
                         "--place-random, else the plain problem with its variables and clauses (or constraints) "
@@ -140,7 +145,9 @@ def _bench_command(args: argparse.Namespace, resume: bool = False) -> str:
             words += [f"--{option}", getattr(args, option)]
     if args.place_random:
         words += ["--place-random", str(args.place_random)]
-    if args.place_random or args.instances > 1:
+    if args.family != "completion":
+        words += ["--family", args.family, "--density", str(args.density)]
+    if args.place_random or args.instances > 1 or args.family != "completion":
         words += ["--seed", str(args.seed or 0)]
     if args.instances > 1:
         words += ["--instances", str(args.instances)]
@@ -179,8 +186,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     memory_limit = (parse_bytes(args.memory_limit, "--memory-limit") if args.memory_limit is not None
                     else memory_budget() // args.jobs)
+    density = None
+    if args.density is not None:
+        try:
+            density = float(args.density)
+        except ValueError:
+            raise InputError(f"--density must be a number between 0 and 1, not {args.density!r}") from None
     if args.seed is not None:
-        if not args.place_random and args.instances == 1:
+        if not args.place_random and args.instances == 1 and args.family == "completion":
             raise InputError("--seed chooses the random instances; add --place-random K or --instances K, or drop "
                              "--seed")
         args.seed = _whole(args.seed, "--seed", 0)
@@ -188,6 +201,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         check_figure_path(args.plot)
     configs = make_configs(args.methods, args.encodings, args.formulations, args.solvers, args.settings)
     check_available(configs)
+    from .bench.sweep import check_family
+
+    check_family(configs, args.family, density, args.place_random)
     check_output(args.out, args.resume, args.force)
     total = len(configs) * len(ns) * args.repeat * args.instances
     check_run_count(total, args.max_runs)
@@ -206,7 +222,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
                          progress=not args.quiet, place_random=args.place_random, seed=args.seed or 0,
                          resume=args.resume, force=args.force, skip_after_timeout=args.skip_after_timeout,
                          command=_bench_command(args), instances=args.instances, max_runs=args.max_runs,
-                         jobs=args.jobs, memory_limit=memory_limit, dask=args.dask)
+                         jobs=args.jobs, memory_limit=memory_limit, dask=args.dask, family=args.family,
+                         density=density)
     except SweepInterrupted as stop:
         print(f"nqueens-kit: interrupted; {len(stop.rows)} finished runs are saved in {args.out}. "
               f"Continue with: {_bench_command(args, resume=True)}", file=sys.stderr)

@@ -282,7 +282,7 @@ def _infeasible_message(problem: Problem) -> str:
 
 def solve_here(problem: Problem, formulation: str | Formulation | None = None, solver: str | None = None,
                deadline: float | None = None, settings: str | None = None, keep_log: bool = False,
-               order: int | None = None) -> SolveResult:
+               order: int | None = None, extend: Callable[[IlpModel], Any] | None = None) -> SolveResult:
     """Build the model, solve it in this process, read the board with a tolerance and verify it independently.
 
     ``max-queens`` is ``solved`` only when its proven optimum is n queens; a smaller optimum makes the
@@ -295,6 +295,8 @@ def solve_here(problem: Problem, formulation: str | Formulation | None = None, s
     backend = get_solver("ilp", solver).require()
     assert isinstance(backend, IlpSolver)
     model = build_model(problem, form, order=order)
+    if extend is not None:  # more constraints (blocked cells, symmetry breaking); built before the clock stops
+        extend(model)
     run = _run(model, backend, deadline, settings, keep_log)
     n = problem.n
     result = SolveResult(

@@ -606,3 +606,58 @@ def test_phase_summary_counts_timeouts_and_round_trips(tmp_path):
     back = read_summary(path)[0]
     assert back["n"] == 10 and back["density"] == 0.4 and back["median_seconds"] is None
     assert back["par2_seconds"] == pytest.approx(entry["par2_seconds"])
+
+
+def _completable(n, blocked):
+    """An independent backtracker: can n queens stand on an n x n board avoiding the blocked cells?"""
+    banned = set(blocked)
+
+    def place(row, cols, diagonals, antis):
+        if row > n:
+            return True
+        return any(place(row + 1, cols | {c}, diagonals | {row - c}, antis | {row + c})
+                   for c in range(1, n + 1) if (row, c) not in banned and c not in cols
+                   and row - c not in diagonals and row + c not in antis)
+
+    return place(1, set(), set(), set())
+
+
+@pytest.mark.parametrize("family", ["blocked", "excluded-diagonals"])
+def test_families_agree_with_an_independent_backtracker(family, tmp_path):
+    from nqueens_kit.bench.instances import family_cells, parse_cells_text
+
+    rows = run_sweep([Config("sat", "sequential", "pycosat"), Config("ilp", "lines", "cbc")], [6, 8], repeat=1,
+                     instances=5, seed=9, family=family, density=0.2, out=tmp_path / "r.csv", progress=False)
+    assert len(rows) == 2 * 2 * 5
+    for row in rows:
+        blocked = parse_cells_text(row["blocked"] or "")
+        assert blocked == family_cells(family, row["n"], 0.2, 9, row["instance"])
+        truth = _completable(row["n"], blocked)
+        assert row["status"] == ("solved" if truth else "infeasible"), (family, row["n"], row["blocked"])
+        if truth:
+            assert row["verified"]
+    kept = read_results(tmp_path / "r.csv")
+    assert {r["family"] for r in kept} == {family} and {r["density"] for r in kept} == {0.2}
+    assert any(r["status"] == "infeasible" for r in rows) or family == "blocked"
+
+
+def test_family_refusals(capsys, tmp_path):
+    with pytest.raises(InputError, match="needs a density"):
+        run_sweep(TINY[:1], [8], family="blocked", progress=False)
+    with pytest.raises(InputError, match="cannot honour"):
+        run_sweep(TINY, [8], family="blocked", density=0.1, progress=False)
+    with pytest.raises(InputError, match="unknown instance family"):
+        run_sweep(TINY[:1], [8], family="nope", density=0.1, progress=False)
+    code, _, err = cli(capsys, "bench", "--n", "8", "--methods", "sat", "--family", "blocked", "--density", "x",
+                       "--out", tmp_path / "r.csv")
+    assert code == 2 and "--density" in err and not (tmp_path / "r.csv").exists()
+
+
+def test_a_blocked_board_that_breaks_every_solution_is_infeasible():
+    from nqueens_kit.bench import worker as bench_worker
+
+    spec = {"method": "sat", "variant": "pairwise", "solver": "pycosat", "n": 4, "preplaced": [],
+            "blocked": [[1, 2], [1, 3]]}  # both 4-queens solutions use (1,2) or (1,3)
+    assert bench_worker.run_worker(spec, 30)["status"] == "infeasible"
+    spec["method"], spec["variant"], spec["solver"] = "ilp", "lines", "cbc"
+    assert bench_worker.run_worker(spec, 30)["status"] == "infeasible"

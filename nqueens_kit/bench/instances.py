@@ -43,6 +43,36 @@ def random_preplacement(n: int, k: int, seed: int, instance: int = 1) -> tuple[C
     raise InputError(f"found no {k} non-attacking queens on a {n}x{n} board; use fewer")  # pragma: no cover
 
 
+#: Instance families (Gent, Jefferson and Nightingale, JAIR 2017; CSPLib prob079): completion pre-places
+#: queens; *blocked* forbids random cells; *excluded-diagonals* forbids every cell of random diagonals.
+FAMILIES = ("completion", "blocked", "excluded-diagonals")
+
+
+def random_blocked(n: int, density: float, seed: int, instance: int = 1) -> tuple[Cell, ...]:
+    """Blocked n-Queens: each cell is blocked (no queen may stand there) with probability ``density``; the
+    same cells for the same (n, density, seed, instance) everywhere."""
+    rng = random.Random(f"nqueens-kit-blocked:{n}:{density!r}:{seed}:{instance}")
+    return tuple((r, c) for r in range(1, n + 1) for c in range(1, n + 1) if rng.random() < density)
+
+
+def random_excluded_diagonals(n: int, density: float, seed: int, instance: int = 1) -> tuple[Cell, ...]:
+    """Excluded diagonals: each of the 4n - 2 diagonals and anti-diagonals is excluded with probability
+    ``density``; the blocked cells are the cells of the excluded ones."""
+    rng = random.Random(f"nqueens-kit-diagonals:{n}:{density!r}:{seed}:{instance}")
+    differences = [d for d in range(1 - n, n) if rng.random() < density]
+    sums = [t for t in range(2, 2 * n + 1) if rng.random() < density]
+    return tuple((r, c) for r in range(1, n + 1) for c in range(1, n + 1) if r - c in differences or r + c in sums)
+
+
+def family_cells(family: str, n: int, density: float, seed: int, instance: int) -> tuple[Cell, ...]:
+    """The blocked cells of one instance of ``blocked`` or ``excluded-diagonals``."""
+    if family == "blocked":
+        return random_blocked(n, density, seed, instance)
+    if family == "excluded-diagonals":
+        return random_excluded_diagonals(n, density, seed, instance)
+    raise InputError(f"unknown instance family {family!r}; valid: {', '.join(FAMILIES)}")
+
+
 def cells_text(cells: Iterable[Cell]) -> str:
     """``1,2 3,5``: how the results file writes pre-placed queens."""
     return " ".join(f"{r},{c}" for r, c in cells)

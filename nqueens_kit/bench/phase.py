@@ -37,18 +37,24 @@ SUMMARY_COLUMNS = ("config", "method", "variant", "solver", "n", "density", "que
 
 def phase_study(configs: Sequence[Config], ns: Sequence[int], densities: Sequence[float], instances: int = 10,
                 timeout: float = 10.0, seed: int = 0, jobs: int = 1,
-                on_point: Callable[[int, float, list[dict[str, Any]]], None] | None = None) -> list[dict[str, Any]]:
+                on_point: Callable[[int, float, list[dict[str, Any]]], None] | None = None,
+                family: str = "completion") -> list[dict[str, Any]]:
     """Every run of the study, each row with its ``density``.  Density 0 is the plain problem (its
-    instances are then the same board, timed ``instances`` times)."""
+    instances are then the same board, timed ``instances`` times).  ``family`` ``blocked`` or
+    ``excluded-diagonals`` blocks a share ``density`` of the cells or of the diagonals instead of placing
+    queens."""
     if not densities or any(not 0 <= d < 1 for d in densities):
         raise InputError(f"densities must be shares of n from 0 up to (not including) 1, not {list(densities)}")
     rows: list[dict[str, Any]] = []
     for n in ns:
         for density in densities:
-            queens = min(n - 1, round(density * n))
+            queens = min(n - 1, round(density * n)) if family == "completion" else 0
+            plain = density == 0 or (family == "completion" and not queens)
             # density 0 is the one plain board: timed ``instances`` times rather than drawn that often
-            found = run_sweep(configs, [n], repeat=1 if queens else instances, timeout=timeout, progress=False,
-                              place_random=queens, seed=seed, instances=instances if queens else 1, jobs=jobs)
+            found = run_sweep(configs, [n], repeat=instances if plain else 1, timeout=timeout, progress=False,
+                              place_random=queens, seed=seed, instances=1 if plain else instances, jobs=jobs,
+                              family="completion" if plain else family, density=None if plain or
+                              family == "completion" else density)
             for row in found:
                 row["density"] = density
             rows.extend(found)

@@ -32,13 +32,14 @@ COLUMNS = (
     "n", "method", "encoding", "formulation", "solver", "repeat", "status",
     "variables", "clauses", "constraints", "build_seconds", "solve_seconds", "total_seconds",
     "peak_rss_mb", "verified", "place_random", "preplaced", "seed", "time_limit", "message",
-    "instance", "settings", "solver_seconds", "cpu_seconds", "startup_seconds",
+    "instance", "settings", "solver_seconds", "cpu_seconds", "startup_seconds", "family", "density", "blocked",
 )
 #: Columns an older results file may lack (they were added later); read as empty.
-LATER_COLUMNS = ("instance", "settings", "solver_seconds", "cpu_seconds", "startup_seconds")
+LATER_COLUMNS = ("instance", "settings", "solver_seconds", "cpu_seconds", "startup_seconds", "family", "density",
+                 "blocked")
 INT_COLUMNS = ("n", "repeat", "variables", "clauses", "constraints", "place_random", "seed", "instance")
 FLOAT_COLUMNS = ("build_seconds", "solve_seconds", "total_seconds", "peak_rss_mb", "time_limit",
-                 "solver_seconds", "cpu_seconds", "startup_seconds")
+                 "solver_seconds", "cpu_seconds", "startup_seconds", "density")
 REQUIRED = ("n", "method", "repeat", "status", "total_seconds")
 #: Rows a resumed sweep keeps; ``error`` and ``skipped`` rows are run again.
 DONE_STATUSES = (Status.SOLVED, Status.INFEASIBLE, Status.TIMEOUT, Status.MEMOUT)

@@ -29,7 +29,7 @@ from ..results import Status
 from . import worker
 from .config import Config, parse_ns
 from .environment import command_line, environment, load_average, now
-from .instances import cells_text, random_preplacement
+from .instances import FAMILIES, cells_text, family_cells, random_preplacement
 from .results import DONE_STATUSES, Lock, ResultsFile, read_meta, read_results, target, write_meta
 
 DEFAULT_REPEAT = 3
@@ -48,6 +48,7 @@ class Run:
     instance: int = 1
     preplaced: tuple[Cell, ...] = ()
     order: int | None = None  # plain instances: the seed that renumbers and reorders the formula
+    blocked: tuple[Cell, ...] = ()  # blocked or excluded-diagonals instances: cells no queen may use
 
     @property
     def key(self) -> tuple[Any, ...]:
@@ -56,23 +57,26 @@ class Run:
     def spec(self) -> dict[str, Any]:
         return {"method": self.config.method, "variant": self.config.variant, "solver": self.config.solver,
                 "settings": self.config.settings, "n": self.n, "preplaced": [list(c) for c in self.preplaced],
-                "order": self.order}
+                "order": self.order, "blocked": [list(c) for c in self.blocked]}
 
 
 def plan_runs(configs: Sequence[Config], ns: Sequence[int], repeat: int, place_random: int = 0, seed: int = 0,
-              instances: int = 1) -> list[Run]:
+              instances: int = 1, family: str = "completion", density: float | None = None) -> list[Run]:
     """Every run of a sweep in order: by n, then instance, then repeat, then configuration.
 
     Instances are random completions with ``place_random``; without it, ``instances`` > 1 makes each
     instance the plain problem with its variables renumbered and its clauses or constraints reordered
-    (a solver's heuristics depend on the order, so one fixed order measures a single point)."""
+    (a solver's heuristics depend on the order, so one fixed order measures a single point).  The families
+    ``blocked`` and ``excluded-diagonals`` draw each instance's blocked cells with ``density``."""
     runs: list[Run] = []
     for n in ns:
         for instance in range(1, instances + 1):
             placed = random_preplacement(n, place_random, seed, instance) if place_random else ()
-            order = order_seed(n, seed, instance) if not place_random and instances > 1 else None
+            blocked = family_cells(family, n, density or 0.0, seed, instance) if family != "completion" else ()
+            order = (order_seed(n, seed, instance) if not place_random and not blocked and family == "completion"
+                     and instances > 1 else None)
             for r in range(1, repeat + 1):
-                runs.extend(Run(config, n, r, instance, placed, order) for config in configs)
+                runs.extend(Run(config, n, r, instance, placed, order, blocked) for config in configs)
     return runs
 
 
@@ -91,18 +95,20 @@ def row_key(row: Mapping[str, Any]) -> tuple[Any, ...]:
 
 
 def make_row(run: Run, record: Mapping[str, Any], place_random: int, seed: int,
-             time_limit: float | None) -> dict[str, Any]:
+             time_limit: float | None, family: str = "completion", density: float | None = None) -> dict[str, Any]:
     """The CSV row of a run from the worker's record; the board is verified here, independently."""
     queens = [(int(q[0]), int(q[1])) for q in record.get("queens") or ()]
     status = Status.parse(record.get("status", "error"))
-    verified = verify(run.n, queens, run.preplaced) if status == Status.SOLVED else None
+    verified = (verify(run.n, queens, run.preplaced) and not set(queens) & set(run.blocked)
+                if status == Status.SOLVED else None)
     config = run.config
     row: dict[str, Any] = {
         "n": run.n, "method": config.method, "encoding": config.encoding, "formulation": config.formulation,
         "solver": config.solver, "settings": config.settings, "repeat": run.repeat, "instance": run.instance,
         "status": status.value, "verified": verified, "place_random": place_random,
-        "preplaced": cells_text(run.preplaced), "seed": seed if place_random or run.order is not None else None,
-        "time_limit": time_limit,
+        "preplaced": cells_text(run.preplaced),
+        "seed": seed if place_random or run.order is not None or run.blocked else None, "time_limit": time_limit,
+        "family": family, "density": density, "blocked": cells_text(run.blocked),
         "message": " ".join(str(record.get("message") or "").split()),
     }
     for column in ("variables", "clauses", "constraints", "build_seconds", "solve_seconds", "total_seconds",
@@ -189,6 +195,23 @@ def _check_plan(config_list: Sequence[Config], sizes: Sequence[int], repeat: int
     check_run_count(len(config_list) * len(sizes) * repeat * instances, max_runs)
 
 
+def check_family(config_list: Sequence[Config], family: str, density: float | None, place_random: int) -> None:
+    if family not in FAMILIES:
+        raise InputError(f"unknown instance family {family!r}; valid: {', '.join(FAMILIES)}")
+    if family == "completion":
+        if density is not None:
+            raise InputError("a density goes with --family blocked or excluded-diagonals; completion instances "
+                             "take --place-random K")
+        return
+    if place_random:
+        raise InputError(f"--family {family} blocks cells instead of pre-placing queens; drop --place-random")
+    if density is None or isinstance(density, bool) or not isinstance(density, (int, float)) or not 0 < density < 1:
+        raise InputError(f"--family {family} needs a density between 0 and 1 (e.g. 0.1), not {density!r}")
+    fixed = [c.method for c in config_list if c.method not in ("sat", "ilp")]
+    if fixed:
+        raise InputError(f"blocked cells are for sat and ilp; {fixed[0]} cannot honour them: drop it from the methods")
+
+
 def check_run_count(total: int, max_runs: int = MAX_RUNS) -> None:
     """Refuse (one line) a sweep of more runs than ``max_runs``."""
     if total > max_runs:
@@ -202,7 +225,8 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
               seed: int = 0, resume: bool = False, force: bool = False, skip_after_timeout: bool = False,
               command: str | None = None, instances: int = 1, max_runs: int = MAX_RUNS,
               stop: Callable[[], bool] | None = None, memory_limit: int | None = None,
-              jobs: int = 1, dask: str | None = None) -> list[dict[str, Any]]:
+              jobs: int = 1, dask: str | None = None, family: str = "completion",
+              density: float | None = None) -> list[dict[str, Any]]:
     """Run every (n, instance, repeat, configuration) in its own process; return the rows (kept ones included).
 
     ``out``: a CSV path written row by row (plus its sidecar), or None to keep rows in memory only.
@@ -211,10 +235,12 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
     ends the sweep at once (the run under way is killed and not recorded).  Ctrl-C raises
     :class:`SweepInterrupted` after stopping the current run.  ``jobs`` > 1 keeps that many runs going at
     once (each still in its own process, its CPU time its own); rows are written as runs finish.
-    ``dask`` runs the sweep on Dask distributed: ``"local"`` starts a local cluster of ``jobs`` (at least 2)
-    single-threaded workers, anything else is a scheduler address (``tcp://host:8786``).  Each task is one
-    run in its own child process with the wall-clock limit, as here; the rows come back to this process,
-    which alone writes the results file, so ``resume`` works across workers and machines.
+    ``family`` ``blocked`` or ``excluded-diagonals`` (with ``density``) times instances with random blocked
+    cells or excluded diagonals instead of pre-placed queens.  ``dask`` runs the sweep on Dask distributed:
+    ``"local"`` starts a local cluster of ``jobs`` (at least 2) single-threaded workers, anything else is a
+    scheduler address (``tcp://host:8786``).  Each task is one run in its own child process with the
+    wall-clock limit, as here; the rows come back to this process, which alone writes the results file, so
+    ``resume`` works across workers and machines.
     """
     from tqdm.auto import tqdm
 
@@ -227,8 +253,9 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
     timeout = check_time_limit(timeout, "timeout")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise InputError(f"jobs must be a whole number of at least 1, not {jobs!r}")
-    _check_plan(config_list, sizes, repeat, instances, place_random, max_runs)
-    runs = plan_runs(config_list, sizes, repeat, place_random, seed, instances)
+    check_family(config_list, family, density, place_random)
+    _check_plan(config_list, sizes, repeat, instances, place_random if family == "completion" else 1, max_runs)
+    runs = plan_runs(config_list, sizes, repeat, place_random, seed, instances, family, density)
     path = check_output(out, resume, force)
     results: ResultsFile | None = None
     kept: list[dict[str, Any]] = []
@@ -256,7 +283,7 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
                          "instances": instances, "timeout": timeout, "place_random": place_random,
                          "seed": seed if place_random or instances > 1 else None,
                          "skip_after_timeout": skip_after_timeout, "memory_limit": memory_limit, "jobs": jobs,
-                         "dask": dask}
+                         "dask": dask, "family": family, "density": density}
         session = {"started": now(), "command": command or command_line(), "resumed": bool(resume and kept),
                    "kept_rows": len(kept), "load_average_start": load_average()}
         meta.setdefault("sessions", []).append(session)
@@ -280,7 +307,7 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
 
     def finish(run: Run, record: dict[str, Any]) -> None:
         nonlocal new
-        row = make_row(run, record, place_random, seed, timeout)
+        row = make_row(run, record, place_random, seed, timeout, family, density)
         if row["status"] in (Status.TIMEOUT, Status.MEMOUT):
             timed_out[run.config.key] = min(timed_out.get(run.config.key, run.n), run.n)
         if results is not None:

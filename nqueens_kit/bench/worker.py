@@ -60,10 +60,14 @@ def run_job(spec: Mapping[str, Any], time_limit: float | None) -> dict[str, Any]
     choice = Choice(spec["method"], spec.get("variant"), spec.get("solver"), spec.get("settings"))
     problem = Problem(int(spec["n"]), tuple(tuple(c) for c in spec.get("preplaced", ())))
     _warm_up(choice)
+    blocked = [tuple(c) for c in spec.get("blocked") or ()]
     isolate.ready()
     start = time.perf_counter()
-    result = solve(problem, choice.method, choice.variant, choice.solver, settings=choice.settings,
-                   time_limit=time_limit, isolated=False, explain=False, order=spec.get("order"))
+    if blocked:
+        result = _solve_blocked(problem, choice, blocked, time_limit)
+    else:
+        result = solve(problem, choice.method, choice.variant, choice.solver, settings=choice.settings,
+                       time_limit=time_limit, isolated=False, explain=False, order=spec.get("order"))
     total = time.perf_counter() - start
     return {
         "status": result.status.value, "queens": [list(q) for q in result.queens],
@@ -72,6 +76,29 @@ def run_job(spec: Mapping[str, Any], time_limit: float | None) -> dict[str, Any]
         "solver_seconds": result.stats.get("solver_seconds"), "verified": result.verified,
         "message": result.message, "options": result.options,
     }
+
+
+def _solve_blocked(problem: Problem, choice: Choice, blocked: list[Any], time_limit: float | None) -> Any:
+    """SAT or ILP with some cells blocked: a unit clause ``¬P[r,c]`` or a constraint ``x[r,c] = 0`` each."""
+    from ..errors import InputError
+
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    if choice.method == "sat":
+        from ..cnf import build_cnf
+        from ..sat import solve_here
+
+        cnf = build_cnf(problem, choice.variant or "pairwise")
+        cnf.clauses = cnf.clauses + [[-problem.var(r, c)] for r, c in blocked]
+        return solve_here(problem, cnf.encoding, choice.solver, deadline, cnf=cnf)
+    if choice.method == "ilp":
+        from ..ilp import solve_here as ilp_solve
+
+        def block(model: Any) -> None:
+            for r, c in blocked:
+                model.prob.addConstraint(model.x[(r, c)] == 0, f"blocked_{r}_{c}")
+
+        return ilp_solve(problem, choice.variant, choice.solver, deadline, choice.settings, extend=block)
+    raise InputError(f"--method {choice.method} cannot honour blocked cells")
 
 
 def run_worker(spec: Mapping[str, Any], timeout: float | None, memory_limit: int | None = None,
