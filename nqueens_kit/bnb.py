@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .board import Cell, Problem, verify
+from .board import Cell, Problem, conflicts, verify
 from .errors import InputError
 from .formulations import get_formulation
 from .limits import check_time_limit
@@ -161,16 +161,10 @@ def branch_and_bound(problem: Problem | int, formulation: str = "lines", solver:
         tree.objective = best[0] if form.maximise else None
     if tree.queens:
         full = len(tree.queens) == problem.n
-        ok = verify(problem.n, tree.queens, problem.preplaced) if full else not _attacking(tree.queens)
+        ok = verify(problem.n, tree.queens, problem.preplaced) if full else not conflicts(tree.queens)
         if not ok:
             raise AssertionError(f"the kit's branch and bound produced an invalid placement: {tree.queens}")
     return tree
-
-
-def _attacking(queens: list[Cell]) -> bool:
-    from .board import attacks
-
-    return any(attacks(a, b) for i, a in enumerate(queens) for b in queens[i + 1:])
 
 
 def tree_text(tree: Tree) -> list[str]:

@@ -4,13 +4,12 @@ branch-and-bound tree) and ``solve --proof`` (a checked proof of unsatisfiabilit
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
+from .cli import EXIT_NO, EXIT_OK, EXIT_TIMEOUT, _print_json, _report_solve
+from .cli_bench import _whole
 from .errors import InputError
 from .limits import check_time_limit
-
-EXIT_OK, EXIT_NO, EXIT_TIMEOUT = 0, 1, 3
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -55,19 +54,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_bnb)
 
 
-def _print_json(data: Any) -> None:
-    print(json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=str))
-
-
-def _whole(text: str, what: str) -> int:
-    from .board import whole_number
-
-    value = whole_number(text)
-    if value is None or value < 1:
-        raise InputError(f"{what} must be a whole number of at least 1, not {text!r}")
-    return value
-
-
 def cmd_trace(args: argparse.Namespace) -> int:
     from . import isolate
     from .board import Problem, draw, parse_cell, parse_n
@@ -76,7 +62,7 @@ def cmd_trace(args: argparse.Namespace) -> int:
     n = parse_n(args.n)
     problem = Problem(n, tuple(parse_cell(text, n) for text in args.place))
     limit = check_time_limit(args.time_limit)
-    max_events = _whole(args.max_events, "--max-events")
+    max_events = _whole(args.max_events, "--max-events", 1)
     if args.engine == "kit":
         run = isolate.run_in_child(trace, (problem, args.encoding, max_events), time_limit=limit)
     else:
@@ -113,8 +99,6 @@ def solve_with_proof(args: argparse.Namespace) -> int:
     problem = Problem(n, tuple(parse_cell(text, n) for text in args.place))
     result = run(problem, args.proof, args.encoding or "pairwise", args.solver, args.checker,
                  check_time_limit(args.time_limit))
-    from .cli import _report_solve
-
     code = _report_solve(result, args.json)
     return code
 
@@ -151,7 +135,7 @@ def cmd_bnb(args: argparse.Namespace) -> int:
     n = parse_n(args.n)
     problem = Problem(n, tuple(parse_cell(text, n) for text in args.place))
     limit = check_time_limit(args.time_limit)
-    max_nodes = _whole(args.max_nodes, "--max-nodes")
+    max_nodes = _whole(args.max_nodes, "--max-nodes", 1)
     run = isolate.run_in_child(branch_and_bound, (problem, args.formulation, args.solver, max_nodes, limit),
                                time_limit=None if limit is None else limit + 5)
     if run.status != "done":

@@ -171,7 +171,8 @@ def _still_done(row: Mapping[str, Any], timeout: float | None) -> bool:
 
 
 def _check_plan(config_list: Sequence[Config], sizes: Sequence[int], repeat: int, instances: int,
-                place_random: int, max_runs: int) -> None:
+                place_random: int, max_runs: int, family: str = "completion", density: float | None = None) -> None:
+    check_family(config_list, family, density, place_random)
     for what, value in (("repeat", repeat), ("instances", instances)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise InputError(f"{what} must be a whole number of at least 1, not {value!r}")
@@ -187,7 +188,7 @@ def _check_plan(config_list: Sequence[Config], sizes: Sequence[int], repeat: int
             if not get_method(config.method).honours_preplaced:
                 raise InputError(f"the {config.method} method cannot honour pre-placed queens; drop it from the "
                                  "methods or drop the random pre-placement")
-    elif instances > 1:
+    elif instances > 1 and family == "completion":  # the other families' methods are checked above
         fixed = [c.method for c in config_list if c.method not in ("sat", "ilp")]
         if fixed:
             raise InputError(f"--instances K without --place-random reorders the formula K ways, and {fixed[0]} has "
@@ -253,8 +254,7 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
     timeout = check_time_limit(timeout, "timeout")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise InputError(f"jobs must be a whole number of at least 1, not {jobs!r}")
-    check_family(config_list, family, density, place_random)
-    _check_plan(config_list, sizes, repeat, instances, place_random if family == "completion" else 1, max_runs)
+    _check_plan(config_list, sizes, repeat, instances, place_random, max_runs, family, density)
     runs = plan_runs(config_list, sizes, repeat, place_random, seed, instances, family, density)
     path = check_output(out, resume, force)
     results: ResultsFile | None = None
