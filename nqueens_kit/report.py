@@ -18,7 +18,6 @@ Inside:
 from __future__ import annotations
 
 import html
-import math
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -346,7 +345,7 @@ def _par2_table(rows: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list
     import statistics
 
     from .bench.config import Config, config_order
-    from .bench.summary import par2
+    from .bench.summary import censored_times
 
     groups: dict[str, tuple[Config, list[Mapping[str, Any]]]] = {}
     for row in rows:
@@ -354,22 +353,16 @@ def _par2_table(rows: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list
         groups.setdefault(config.label, (config, []))[1].append(row)
     body = []
     for label, (_config, group) in sorted(groups.items(), key=lambda item: config_order(item[1][0])):
-        finished = [r for r in group if r["status"] in ("solved", "infeasible")]
-        unsolved = sum(r["status"] in ("timeout", "memout") for r in group)
-        limit = max((r.get("time_limit") or 0 for r in group), default=0) or None
-        times = sorted(float(r["total_seconds"]) for r in finished if r.get("total_seconds") is not None)
-        censored = times + [math.inf] * unsolved
-        median = statistics.median(censored) if censored else math.inf
-        quartiles = statistics.quantiles(censored, n=4) if len(censored) > 1 else None
-        iqr = (f"{_seconds(quartiles[0])} – {_seconds(quartiles[2])}" if quartiles and math.isfinite(quartiles[2])
-               else "—")
-        score = par2(times, unsolved, limit)
-        cpu = [float(r["cpu_seconds"]) / float(r["total_seconds"]) for r in finished
-               if r.get("cpu_seconds") is not None and r.get("total_seconds")]
+        stats = censored_times(group)
+        limit, median = stats["limit"], stats["median"]
+        iqr = f"{_seconds(stats['q1'])} – {_seconds(stats['q3'])}" if stats["q3"] is not None else "—"
+        cpu = [float(r["cpu_seconds"]) / float(r["total_seconds"]) for r in group
+               if r["status"] in ("solved", "infeasible") and r.get("cpu_seconds") is not None
+               and r.get("total_seconds")]
         body.append([label, str(len(group)), str(sum(r["status"] == "solved" for r in group)),
-                     str(sum(r["status"] == "infeasible" for r in group)), str(unsolved),
-                     _seconds(score) if score is not None else "—",
-                     _seconds(median) if math.isfinite(median) else f"> {limit:g} s" if limit else "—", iqr,
+                     str(sum(r["status"] == "infeasible" for r in group)), str(stats["unsolved"]),
+                     _seconds(stats["par2"]) if stats["par2"] is not None else "—",
+                     _seconds(median) if median is not None else f"> {limit:g} s" if limit else "—", iqr,
                      f"{statistics.median(cpu):.0%}" if cpu else "—"])
     return (["configuration", "runs", "solved", "impossible", "limit hit", "PAR-2", "median", "IQR", "CPU / wall"],
             body)

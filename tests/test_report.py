@@ -188,6 +188,11 @@ def test_par2_table_counts_timeouts_as_twice_the_limit():
     assert by_label["ILP lines/cbc"][5] == "3 s"                      # (1 + 4 + 4) / 3
     assert by_label["ILP lines/cbc"][6] == "> 2 s"                    # the median run hit the limit
     assert by_label["SAT pairwise/pycosat"][8] == "50%"
+    from nqueens_kit.report import _seconds
+
+    # the summary's quartiles (inclusive), so the report and summarise() agree
+    assert by_label["SAT pairwise/pycosat"][7] == f"{_seconds(0.15)} – {_seconds(0.25)}"
+    assert by_label["ILP lines/cbc"][7] == "—"  # the third quartile is a timeout
 
 
 def test_cactus_and_ecdf_draw_finished_runs_only():

@@ -19,16 +19,14 @@ median and PAR-2 cost.  :func:`nqueens_kit.plots.plot_phase` draws both against 
 from __future__ import annotations
 
 import csv
-import math
 import os
-import statistics
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
 from .config import Config, config_order
-from .summary import par2
+from .summary import censored_times
 from .sweep import run_sweep
 
 SUMMARY_COLUMNS = ("config", "method", "variant", "solver", "n", "density", "queens", "instances", "completable",
@@ -79,19 +77,14 @@ def phase_summary(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         group, config = groups[key], configs[key]
         completable = sum(r["status"] == "solved" for r in group)
         impossible = sum(r["status"] == "infeasible" for r in group)
-        unsolved = sum(r["status"] in ("timeout", "memout") for r in group)
-        limit = max((r.get("time_limit") or 0 for r in group), default=0) or None
-        times = [float(r["total_seconds"]) for r in group if r["status"] in ("solved", "infeasible")]
-        censored = sorted(times) + [math.inf] * unsolved
-        median = statistics.median(censored) if censored else math.inf
+        stats = censored_times(group)
         decided = completable + impossible
         out.append({"config": config.label, "method": config.method, "variant": config.variant,
                     "solver": config.solver, "n": key[1], "density": key[2],
                     "queens": int(group[0].get("place_random") or 0), "instances": len(group),
-                    "completable": completable, "impossible": impossible, "unsolved": unsolved,
+                    "completable": completable, "impossible": impossible, "unsolved": stats["unsolved"],
                     "completable_share": completable / decided if decided else None,
-                    "median_seconds": median if math.isfinite(median) else None,
-                    "par2_seconds": par2(times, unsolved, limit), "time_limit": limit})
+                    "median_seconds": stats["median"], "par2_seconds": stats["par2"], "time_limit": stats["limit"]})
     return out
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..results import Status
@@ -35,6 +35,24 @@ def par2(times: Iterable[float], unsolved: int, time_limit: float | None) -> flo
     total = sum(values) + unsolved * 2 * (time_limit or 0.0)
     count = len(values) + unsolved
     return total / count if count else None
+
+
+def censored_times(group: Sequence[Mapping[str, Any]], metric: str = "total") -> dict[str, Any]:
+    """The statistics of one group of runs with timeouts as censored data: ``times`` (the finished runs'
+    ``metric`` seconds, sorted), ``unsolved`` (runs that hit the time or memory limit), ``limit`` (the time
+    limit), ``median``, ``q1`` and ``q3`` (an unsolved run counts as longer than every finished one, so each
+    is None once too many runs hit the limit) and ``par2`` (of the total time).  One definition for the
+    summary, the report and the phase study."""
+    finished = [r for r in group if r["status"] in FINISHED]
+    unsolved = sum(r["status"] in UNSOLVED for r in group)
+    limit = max((r.get("time_limit") or 0 for r in group), default=0) or None
+    times = sorted(float(r[f"{metric}_seconds"]) for r in finished if r.get(f"{metric}_seconds") is not None)
+    censored = times + [math.inf] * unsolved
+    median = statistics.median(censored) if censored else math.inf
+    q1, q3 = _quartiles(censored)
+    return {"times": times, "unsolved": unsolved, "limit": limit,
+            "median": median if math.isfinite(median) else None, "q1": q1, "q3": q3,
+            "par2": par2([float(r.get("total_seconds") or 0.0) for r in finished], unsolved, limit)}
 
 
 def summarise(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -56,8 +74,7 @@ def summarise(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         group = groups[key]
         config = configs[key]
         finished = [r for r in group if r["status"] in FINISHED]
-        unsolved = sum(r["status"] in UNSOLVED for r in group)
-        limit = max((r.get("time_limit") or 0 for r in group), default=0) or None
+        total = censored_times(group)
         entry: dict[str, Any] = {
             "config": config.label, "method": config.method, "encoding": config.encoding,
             "formulation": config.formulation, "variant": config.variant, "solver": config.solver,
@@ -70,18 +87,16 @@ def summarise(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
             "errors": sum(r["status"] == Status.ERROR for r in group),
             "skipped": sum(r["status"] == Status.SKIPPED for r in group),
             "unverified": sum(r["status"] == Status.SOLVED and not r.get("verified") for r in group),
-            "time_limit": limit,
+            "time_limit": total["limit"],
         }
         for metric in ("total", "build", "solve", "cpu", "solver"):
-            values = [float(r[f"{metric}_seconds"]) for r in finished if r.get(f"{metric}_seconds") is not None]
-            censored = sorted(values) + [math.inf] * unsolved
-            median = statistics.median(censored) if censored else math.inf
-            entry[f"{metric}_median"] = median if math.isfinite(median) else None
-            entry[f"{metric}_min"] = min(values) if values else None
-            entry[f"{metric}_max"] = max(values) if values else None
-            if metric == "total":
-                entry["total_q1"], entry["total_q3"] = _quartiles(censored)
-        entry["par2"] = par2([float(r.get("total_seconds") or 0.0) for r in finished], unsolved, limit)
+            stats = total if metric == "total" else censored_times(group, metric)
+            values = stats["times"]
+            entry[f"{metric}_median"] = stats["median"]
+            entry[f"{metric}_min"] = values[0] if values else None
+            entry[f"{metric}_max"] = values[-1] if values else None
+        entry["total_q1"], entry["total_q3"] = total["q1"], total["q3"]
+        entry["par2"] = total["par2"]
         entry["between_instances"], entry["between_repeats"] = _spreads(finished)
         for column in ("variables", "clauses", "constraints", "peak_rss_mb"):
             values = [r[column] for r in group if r.get(column) is not None]
