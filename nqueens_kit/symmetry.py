@@ -146,32 +146,38 @@ def _choose(method: str, variant: str | None, solver: str | None) -> tuple[str, 
     return method, choice.variant, choice.solver
 
 
+def _run(problem: Problem | int, method: str, variant: str | None, solver: str | None, time_limit: Any,
+         settings: str | None, first_only: bool) -> tuple[Problem, str, str, str | None, Any, float]:
+    """Check the request, run the search in a child process; the resolved names, the run and its wall time."""
+    problem = problem if isinstance(problem, Problem) else Problem(problem)
+    _check(problem)
+    method, variant, solver = _choose(method, variant, solver)
+    limit = check_time_limit(time_limit)
+    start = time.monotonic()
+    run = isolate.run_in_child(_count_job, (problem, method, variant, solver, settings, first_only),
+                               time_limit=limit)
+    if run.status != "done":
+        run.raise_error()
+    return problem, method, variant, solver, run, time.monotonic() - start
+
+
 def count_broken(problem: Problem | int, method: str = "sat", variant: str | None = None, solver: str | None = None,
                  time_limit: Any = None, settings: str | None = None) -> CountResult:
     """Count the boards left by lex-leader symmetry breaking (each canonical, each verified): the number of
     fundamental solutions.  Runs in a child process under ``time_limit``; a stopped count is a lower bound.
     ``seconds`` is the time of the count itself (building and solving, measured in the child, so it
     compares with an in-process count); ``extra["wall_seconds"]`` includes starting the child."""
-    problem = problem if isinstance(problem, Problem) else Problem(problem)
-    _check(problem)
-    method, variant, solver = _choose(method, variant, solver)
-    limit = check_time_limit(time_limit)
-    start = time.monotonic()
-    run = isolate.run_in_child(_count_job, (problem, method, variant, solver, settings, False), time_limit=limit)
-    result = CountResult(n=problem.n, count=0, method=method, variant=variant, solver=solver)
+    problem, method, variant, solver, run, wall = _run(problem, method, variant, solver, time_limit, settings, False)
+    result = CountResult(n=problem.n, count=0, method=method, variant=variant, solver=solver, seconds=wall)
     if run.status == "done":
-        result.count = run.value[0]
+        result.count, _boards, result.seconds = run.value
         result.fundamental = result.count
-        result.extra["search_seconds"] = run.value[2]
         result.note = "symmetry broken: one board per orbit of the 8 symmetries (lex-leader), each canonical"
     else:
-        run.raise_error()
         result.status = Status.TIMEOUT if run.status == "timeout" else Status.MEMOUT
         result.count = int(run.progress or 0)
         result.note = f"a lower bound: {result.count:,} boards were counted before the limit"
-    result.extra["wall_seconds"] = time.monotonic() - start
-    result.seconds = result.extra.pop("search_seconds", result.extra["wall_seconds"])
-    result.extra["break_symmetry"] = True
+    result.extra.update(wall_seconds=wall, break_symmetry=True)
     return result
 
 
@@ -179,22 +185,15 @@ def solve_broken(problem: Problem | int, method: str = "sat", variant: str | Non
                  time_limit: Any = None, settings: str | None = None) -> SolveResult:
     """One canonical board with the symmetry-breaking constraints added (for timing against a plain solve:
     ``solve_seconds`` is measured in the child, building included; ``extra["wall_seconds"]`` is all of it)."""
-    problem = problem if isinstance(problem, Problem) else Problem(problem)
-    _check(problem)
-    method, variant, solver = _choose(method, variant, solver)
-    limit = check_time_limit(time_limit)
-    start = time.monotonic()
-    run = isolate.run_in_child(_count_job, (problem, method, variant, solver, settings, True), time_limit=limit)
-    result = SolveResult(n=problem.n, method=method, variant=variant, solver=solver or "", status=Status.INFEASIBLE)
-    result.solve_seconds = time.monotonic() - start
+    problem, method, variant, solver, run, wall = _run(problem, method, variant, solver, time_limit, settings, True)
+    result = SolveResult(n=problem.n, method=method, variant=variant, solver=solver or "", status=Status.INFEASIBLE,
+                         solve_seconds=wall)
     if run.status == "done":
-        if run.value[1]:
-            result.status, result.queens = Status.SOLVED, run.value[1][0]
+        _count, boards, result.solve_seconds = run.value
+        if boards:
+            result.status, result.queens = Status.SOLVED, boards[0]
             result.check()
-        result.solve_seconds = run.value[2]
     else:
-        run.raise_error()
         result.status = Status.TIMEOUT if run.status == "timeout" else Status.MEMOUT
-    result.extra["wall_seconds"] = time.monotonic() - start
-    result.extra["break_symmetry"] = True
+    result.extra.update(wall_seconds=wall, break_symmetry=True)
     return result
