@@ -119,6 +119,20 @@ def _figure(ax: Axes) -> Figure:
     return fig
 
 
+def _axes(ax: Axes | None, figsize: tuple[float, float]) -> tuple[Figure, Axes]:
+    """The axes to draw on and their figure: ``ax``, or a new figure's (closed to pyplot, so a notebook shows
+    the returned figure once)."""
+    if ax is None:
+        fig, ax = plt.subplots(figsize=figsize, layout="constrained")
+        plt.close(fig)
+    return _figure(ax), ax
+
+
+def _seconds_formatter(zero: str = "") -> FuncFormatter:
+    """Tick labels in human time units (``50 µs``, ``2 ms``, ``1.5 s``); ``zero`` for 0 and below."""
+    return FuncFormatter(lambda value, _pos: seconds_text(value) if value > 0 else zero)
+
+
 def _cell_points(ax: Axes, n: int) -> float:
     """The side of one square in points, from the axes' size on its figure."""
     fig = _figure(ax)
@@ -165,10 +179,7 @@ def draw_board(
     queen_cells = _cells(n, queens, "queens")
     fixed = set(_cells(n, preplaced, "preplaced"))
     everyone = sorted(set(queen_cells) | fixed)
-    if ax is None:
-        fig, ax = plt.subplots(figsize=board_figsize(n), layout="constrained")
-        plt.close(fig)
-    fig = _figure(ax)
+    fig, ax = _axes(ax, board_figsize(n))
 
     checker = [[(r + c) % 2 for c in range(n)] for r in range(n)]
     ax.imshow(checker, cmap=ListedColormap([LIGHT, DARK]), vmin=0, vmax=1,
@@ -284,11 +295,8 @@ def heatmap(
         grid[r - 1][c - 1] = float(value)
     flat = [v for row in grid for v in row]
     vmin, vmax = scale if scale is not None else (min(0.0, *flat), max(1.0, *flat))
-    if ax is None:
-        side = board_figsize(n)[0]
-        fig, ax = plt.subplots(figsize=(side + 1.2, side), layout="constrained")
-        plt.close(fig)
-    fig = _figure(ax)
+    side = board_figsize(n)[0]
+    fig, ax = _axes(ax, (side + 1.2, side))
     image = ax.imshow(grid, cmap=cmap, vmin=vmin, vmax=vmax, extent=(0.5, n + 0.5, n + 0.5, 0.5),
                       interpolation="nearest")
     ax.set_aspect("equal")
@@ -384,10 +392,7 @@ def plot_time(
     if metric not in ("total", "solve", "build"):
         raise InputError(f"metric must be total, solve or build, not {metric!r}")
     summary = _summary(rows)
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
-        plt.close(fig)
-    fig = _figure(ax)
+    fig, ax = _axes(ax, (8, 5))
     limits = [e["time_limit"] for e in summary if e["timeouts"] and e["time_limit"]]
     repeats = max((e["runs"] for e in summary), default=1)
     for label, entries in _by_config(summary).items():
@@ -411,7 +416,7 @@ def plot_time(
         handles.append(Line2D([], [], color="0.3", linestyle="--", marker="x", markersize=8, markeredgewidth=2))
         labels.append(f"time limit ({limit:g} s): x = timed out")
     _log_scale_if_positive(ax, "y", "no finished run took a measurable time")
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _pos: seconds_text(value) if value > 0 else ""))
+    ax.yaxis.set_major_formatter(_seconds_formatter())
     ax.set_xlabel("n (board size)")
     what = {"total": "build + solve", "solve": "solve", "build": "build"}[metric]
     ax.set_ylabel(f"{what} time" + (f"\n(median of {repeats}; band: min–max)" if repeats > 1 else ""))
@@ -452,8 +457,7 @@ def plot_size(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Fi
             ilp.setdefault(entry["formulation"], []).append(entry)
     panels = (["variables", "clauses"] if sat else []) + (["constraints"] if ilp else [])
     if not panels:
-        fig, ax = plt.subplots(figsize=(6, 3), layout="constrained")
-        plt.close(fig)
+        fig, ax = _axes(None, (6, 3))
         ax.text(0.5, 0.5, "no SAT or ILP rows: nothing has a size to plot", ha="center", va="center")
         ax.set_axis_off()
         return fig
@@ -547,7 +551,7 @@ def plot_build_solve(rows: Sequence[Mapping[str, Any]], title: str | None = None
         ax.set_title(label, fontsize="medium")
         ax.set_xlabel("n (board size)")
         ax.set_ylabel("time (median)")
-        ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _pos: seconds_text(value) if value > 0 else "0"))
+        ax.yaxis.set_major_formatter(_seconds_formatter("0"))
         ax.grid(True, axis="y", alpha=0.3)
         if not entries:
             ax.text(0.5, 0.5, "no completed runs", ha="center", va="center", transform=ax.transAxes)
@@ -581,16 +585,13 @@ def plot_cactus(rows: Sequence[Mapping[str, Any]], ax: Axes | None = None, title
     that hit the limit never appear, so a curve that stops early is a configuration that left runs unsolved.
     """
     groups = _finished_times(rows)
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
-        plt.close(fig)
-    fig = _figure(ax)
+    fig, ax = _axes(ax, (8, 5))
     for label, (keys, times, _count) in groups.items():
         if times:
             look = style_for(keys["method"], keys["variant"], keys["solver"], keys["settings"])
             ax.plot(range(1, len(times) + 1), times, markersize=4, label=label, **look)
     _log_scale_if_positive(ax, "y", "no finished run took a measurable time")
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _pos: seconds_text(value) if value > 0 else ""))
+    ax.yaxis.set_major_formatter(_seconds_formatter())
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("runs finished (solved or proved impossible)")
     ax.set_ylabel("time within which they finished")
@@ -605,17 +606,14 @@ def plot_ecdf(rows: Sequence[Mapping[str, Any]], ax: Axes | None = None, title: 
     """Empirical distribution of run times: for each configuration, the share of *all* its runs finished
     within t (a step function).  It stays below 1 when runs hit the limit, which PAR-2 then penalises."""
     groups = _finished_times(rows)
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
-        plt.close(fig)
-    fig = _figure(ax)
+    fig, ax = _axes(ax, (8, 5))
     for label, (keys, times, count) in groups.items():
         if times and count:
             look = style_for(keys["method"], keys["variant"], keys["solver"], keys["settings"])
             ax.step(times, [k / count for k in range(1, len(times) + 1)], where="post", label=label,
                     color=look["color"], linestyle=look["linestyle"])
     _log_scale_if_positive(ax, "x", "no finished run took a measurable time")
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _pos: seconds_text(value) if value > 0 else ""))
+    ax.xaxis.set_major_formatter(_seconds_formatter())
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("time")
     ax.set_ylabel("share of runs finished within it")
@@ -660,7 +658,7 @@ def plot_phase(summary: Sequence[Mapping[str, Any]], title: str | None = None) -
             right.plot([e["density"] for e in entries], [e["par2_seconds"] or math.nan for e in entries],
                        color=look["color"], linestyle="--", linewidth=1, alpha=0.6)
         _log_scale_if_positive(right, "y", "no finished run took a measurable time")
-        right.yaxis.set_major_formatter(FuncFormatter(lambda value, _pos: seconds_text(value) if value > 0 else ""))
+        right.yaxis.set_major_formatter(_seconds_formatter())
         right.set_xlabel("density of pre-placed queens (k / n)")
         right.set_ylabel(f"median time at n = {largest} (PAR-2 dashed)")
         right.grid(True, alpha=0.3)
@@ -674,10 +672,7 @@ def plot_bnb_tree(tree: Any, ax: Axes | None = None, title: str | None = None) -
     downwards, coloured by what became of it (branched, integral, infeasible, pruned, open)."""
     colours = {"branched": OKABE_ITO["blue"], "integral": OKABE_ITO["bluish green"],
                "infeasible": OKABE_ITO["vermillion"], "pruned": OKABE_ITO["orange"], "open": OKABE_ITO["grey"]}
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(8, 3), layout="constrained")
-        plt.close(fig)
-    fig = _figure(ax)
+    fig, ax = _axes(ax, (8, 3))
     x = {node.id: i for i, node in enumerate(tree.nodes)}
     depth = max(node.depth for node in tree.nodes)
     for node in tree.nodes:
