@@ -43,3 +43,11 @@ def brute_force(n: int, preplaced=()) -> set[tuple[tuple[int, int], ...]]:
             if all(q in board for q in preplaced):
                 found.add(board)
     return found
+
+
+def random_formula(rng, max_vars: int, max_clauses: int) -> tuple[int, list[list[int]]]:
+    """A small random CNF (clauses of 1 to 3 literals) for differential tests against pycosat."""
+    num_vars = rng.randint(1, max_vars)
+    clauses = [[rng.choice((1, -1)) * rng.randint(1, num_vars) for _ in range(rng.randint(1, 3))]
+               for _ in range(rng.randint(1, max_clauses))]
+    return num_vars, clauses

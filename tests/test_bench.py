@@ -224,16 +224,23 @@ def test_resume_after_truncation_does_not_duplicate(tmp_path):
     assert [s["resumed"] for s in sessions] == [False, True] and sessions[1]["kept_rows"] == 3
 
 
+def _interrupt_after(count):
+    """An ``on_row`` that presses Ctrl-C once ``count`` rows have been written."""
+    seen = []
+
+    def on_row(row):
+        seen.append(row)
+        if len(seen) == count:
+            raise KeyboardInterrupt
+
+    return on_row
+
+
 def test_interrupt_keeps_rows_and_resume_finishes(tmp_path):
     out = tmp_path / "r.csv"
 
-    def stop_after_two(row, seen=[]):  # noqa: B006 - counts calls across the sweep
-        seen.append(row)
-        if len(seen) == 2:
-            raise KeyboardInterrupt
-
     with pytest.raises(SweepInterrupted) as info:
-        run_sweep(TINY, [4, 5, 6], repeat=1, out=out, progress=False, on_row=stop_after_two)
+        run_sweep(TINY, [4, 5, 6], repeat=1, out=out, progress=False, on_row=_interrupt_after(2))
     assert len(info.value.rows) == 2 and len(read_results(out)) == 2
     run_sweep(TINY, [4, 5, 6], repeat=1, out=out, progress=False, resume=True)
     keys = [row_key(r) for r in read_results(out)]
@@ -431,13 +438,8 @@ def test_jobs_run_the_same_plan(tmp_path):
 def test_interrupted_parallel_sweep_resumes(tmp_path):
     out = tmp_path / "r.csv"
 
-    def stop_after_three(row, seen=[]):  # noqa: B006 - counts calls across the sweep
-        seen.append(row)
-        if len(seen) == 3:
-            raise KeyboardInterrupt
-
     with pytest.raises(SweepInterrupted):
-        run_sweep(TINY, [4, 5, 6, 7], repeat=1, out=out, progress=False, on_row=stop_after_three, jobs=2)
+        run_sweep(TINY, [4, 5, 6, 7], repeat=1, out=out, progress=False, on_row=_interrupt_after(3), jobs=2)
     assert len(read_results(out)) == 3
     run_sweep(TINY, [4, 5, 6, 7], repeat=1, out=out, progress=False, resume=True, jobs=2)
     keys = [row_key(r) for r in read_results(out)]

@@ -12,6 +12,8 @@ from nqueens_kit.bench import random_preplacement
 from nqueens_kit.cdcl import KINDS, Solver, _luby, event_text, trace, trace_cadical
 from nqueens_kit.errors import InputError
 
+from .conftest import random_formula
+
 
 def _pycosat_board(cnf):
     model = pycosat.solve(cnf.clauses, vars=cnf.num_vars)
@@ -102,9 +104,7 @@ def test_enumeration_with_blocking_clauses_matches_pycosat() -> None:
 def test_random_formulas_agree_with_pycosat() -> None:
     rng = random.Random(3)
     for _ in range(300):
-        num_vars = rng.randint(1, 12)
-        clauses = [[rng.choice((1, -1)) * rng.randint(1, num_vars) for _ in range(rng.randint(1, 3))]
-                   for _ in range(rng.randint(1, 50))]
+        num_vars, clauses = random_formula(rng, 12, 50)
         solver = Solver(clauses, num_vars, record=False, restart_base=2)
         answer = solver.solve()
         expected = pycosat.solve(clauses, vars=num_vars)

@@ -9,6 +9,8 @@ from nqueens_kit.bench import random_preplacement
 from nqueens_kit.board import attacks
 from nqueens_kit.propagation import deduced, strength, truth, unit_propagate
 
+from .conftest import random_formula
+
 
 def _naive(clauses, assumed):
     value = {}
@@ -34,9 +36,7 @@ def _naive(clauses, assumed):
 def test_two_watched_literals_reach_the_naive_fixpoint() -> None:
     rng = random.Random(11)
     for _ in range(500):
-        num_vars = rng.randint(1, 10)
-        clauses = [[rng.choice((1, -1)) * rng.randint(1, num_vars) for _ in range(rng.randint(1, 3))]
-                   for _ in range(rng.randint(1, 25))]
+        num_vars, clauses = random_formula(rng, 10, 25)
         clauses = [list(dict.fromkeys(c)) for c in clauses if not any(-lit in c for lit in c)]
         assumed = [rng.choice((1, -1)) * rng.randint(1, num_vars) for _ in range(rng.randint(0, 2))]
         assert unit_propagate([list(c) for c in clauses], assumed) == _naive(clauses, assumed), (clauses, assumed)
