@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +32,7 @@ from typing import Any
 from .board import Cell, Problem
 from .cnf import CNF, build_cnf
 from .errors import InputError, SolverError, SolverNotAvailable
+from .propagation import propagate
 from .results import SolveResult, Status
 
 #: Solvers that write proofs, in the order ``auto`` tries them.
@@ -166,38 +166,6 @@ class LemmaStep:
                 "empty": [cnf.problem.cell(-lit) for lit in lits if 0 < -lit <= top]}
 
 
-def _unit_propagate(clauses: Sequence[Sequence[int]], assumed: Sequence[int]) -> LemmaStep:
-    value: dict[int, bool] = {}
-    step = LemmaStep((), list(assumed))
-    for lit in assumed:
-        if value.get(abs(lit)) == (lit < 0):
-            step.conflict = ()
-            return step
-        value[abs(lit)] = lit > 0
-    changed = True
-    while changed:
-        changed = False
-        for clause in clauses:
-            free, satisfied = [], False
-            for lit in clause:
-                v = value.get(abs(lit))
-                if v is None:
-                    free.append(lit)
-                elif v == (lit > 0):
-                    satisfied = True
-                    break
-            if satisfied:
-                continue
-            if not free:
-                step.conflict = tuple(clause)
-                return step
-            if len(free) == 1:
-                value[abs(free[0])] = free[0] > 0
-                step.propagated.append((free[0], tuple(clause)))
-                changed = True
-    return step
-
-
 def replay(cnf: CNF, proof: Proof) -> list[LemmaStep]:
     """Each lemma of ``proof`` re-derived by unit propagation from the formula and the lemmas before it
     (deletions applied), for reading and drawing.  A lemma that does not follow raises
@@ -217,8 +185,9 @@ def replay(cnf: CNF, proof: Proof) -> list[LemmaStep]:
                     del clauses[i]
                     break
             continue
-        step = _unit_propagate(clauses, [-lit for lit in lits])
-        step.lemma = lits
+        assumed = [-lit for lit in lits]
+        done = propagate(clauses, assumed)
+        step = LemmaStep(lits, assumed, done.trail, done.conflict)
         if step.conflict is None:
             raise SolverError(f"lemma {' '.join(map(str, lits))} 0 does not follow by unit propagation")
         steps.append(step)

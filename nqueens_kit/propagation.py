@@ -6,7 +6,8 @@ out the cells those queens attack, but does propagation also see the consequence
 only one cell left, or that a cell cannot hold a queen because a line would then be empty?  The truth comes
 from search: a cell is *dead* when no completion puts a queen on it.
 
-- :func:`unit_propagate`: the assignment unit propagation reaches from some literals, or None on a conflict.
+- :func:`propagate` / :func:`unit_propagate`: where unit propagation ends from some literals (with the
+  clause behind each literal it sets and the clause of a conflict), or just the assignment.
 - :func:`deduced`: for one problem and encoding, the board cells propagation rules out or forces.
 - :func:`strength`: that against the truth for many random placements: a table per encoding.
 
@@ -26,43 +27,63 @@ from .cnf import build_cnf
 from .construct import iter_backtrack
 
 
-def unit_propagate(clauses: Sequence[Sequence[int]], assumed: Iterable[int] = (),
-                   work: dict[str, int] | None = None) -> dict[int, bool] | None:
-    """Unit propagation to a fixpoint (two watched literals); the assignment as {variable: value}, or None
-    when some clause becomes false.  ``work`` (a dict) receives ``visits``, the clauses looked at."""
+@dataclass
+class Propagation:
+    """Where unit propagation ends: the assignment (None after a conflict), the ``trail`` of literals set
+    by a clause, each with that clause (the formula's own unit clauses included), the ``conflict`` clause
+    that became false (an empty tuple when the assumed literals contradict each other), and ``visits``, the
+    clauses looked at."""
+
+    value: dict[int, bool] | None
+    trail: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
+    conflict: tuple[int, ...] | None = None
+    visits: int = 0
+
+
+def propagate(clauses: Sequence[Sequence[int]], assumed: Iterable[int] = ()) -> Propagation:
+    """Unit propagation to a fixpoint with two watched literals, from the formula's unit clauses and the
+    ``assumed`` literals."""
     value: dict[int, bool] = {}
     queue: list[int] = []
+    result = Propagation(value)
 
-    def assign(lit: int) -> bool:
+    def assign(lit: int, reason: tuple[int, ...] | None) -> bool:
         known = value.get(abs(lit))
         if known is None:
             value[abs(lit)] = lit > 0
             queue.append(lit)
+            if reason is not None:
+                result.trail.append((lit, reason))
             return True
         return known == (lit > 0)
 
+    def conflict(clause: tuple[int, ...]) -> Propagation:
+        result.value, result.conflict = None, clause
+        return result
+
     watches: dict[int, list[list[int]]] = {}
+    given: dict[int, tuple[int, ...]] = {}  # id of a watched list -> the clause as written
     for clause in clauses:
         lits = list(clause)
         if not lits:
-            return None
+            return conflict(())
         if len(lits) == 1:
-            if not assign(lits[0]):
-                return None
+            if not assign(lits[0], tuple(lits)):
+                return conflict(tuple(lits))
             continue
+        given[id(lits)] = tuple(clause)
         watches.setdefault(lits[0], []).append(lits)
         watches.setdefault(lits[1], []).append(lits)
     for lit in assumed:
-        if not assign(lit):
-            return None
+        if not assign(lit, None):  # the clause that set the opposite literal, if one did
+            return conflict(next((reason for set_lit, reason in result.trail if set_lit == -lit), ()))
     head = 0
     while head < len(queue):
         false_lit = -queue[head]
         head += 1
         kept = []
         watching = watches.get(false_lit, [])
-        if work is not None:
-            work["visits"] = work.get("visits", 0) + len(watching)
+        result.visits += len(watching)
         for i, clause in enumerate(watching):
             if clause[0] == false_lit:
                 clause[0], clause[1] = clause[1], clause[0]
@@ -78,11 +99,21 @@ def unit_propagate(clauses: Sequence[Sequence[int]], assumed: Iterable[int] = ()
                     break
             else:
                 kept.append(clause)
-                if not assign(clause[0]):
+                if not assign(clause[0], given[id(clause)]):
                     watches[false_lit] = kept + watching[i + 1:]
-                    return None
+                    return conflict(given[id(clause)])
         watches[false_lit] = kept
-    return value
+    return result
+
+
+def unit_propagate(clauses: Sequence[Sequence[int]], assumed: Iterable[int] = (),
+                   work: dict[str, int] | None = None) -> dict[int, bool] | None:
+    """The assignment unit propagation reaches (:func:`propagate`), or None when some clause becomes false.
+    ``work`` (a dict) receives ``visits``, the clauses looked at."""
+    done = propagate(clauses, assumed)
+    if work is not None:
+        work["visits"] = work.get("visits", 0) + done.visits
+    return done.value
 
 
 @dataclass
