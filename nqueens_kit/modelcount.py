@@ -61,10 +61,10 @@ def model_count(problem: Problem | int, encoding: str = "pairwise", project: boo
 
     problem = problem if isinstance(problem, Problem) else Problem(problem)
     get_encoding(encoding)
-    if break_symmetry and problem.preplaced:
-        from .symmetry import _check
+    if break_symmetry:
+        from .symmetry import require_empty_board
 
-        _check(problem)
+        require_empty_board(problem)
     limit = check_time_limit(time_limit)
     if not available():
         raise SolverNotAvailable(f"the model counter is not installed; {INSTALL_HINT}")

@@ -46,7 +46,7 @@ def _pairs(n: int) -> Iterator[tuple[str, list[tuple[Cell, Cell]]]]:
         yield name, [(p, inverse[p]) for p in cells if inverse[p] != p]
 
 
-def _check(problem: Problem) -> None:
+def require_empty_board(problem: Problem) -> None:
     if problem.preplaced:
         raise InputError("symmetry breaking needs an empty board: pre-placed queens already break the "
                          "symmetry of the problem (drop --place or --break-symmetry)")
@@ -150,7 +150,7 @@ def _run(problem: Problem | int, method: str, variant: str | None, solver: str |
          settings: str | None, first_only: bool) -> tuple[Problem, str, str, str | None, Any, float]:
     """Check the request, run the search in a child process; the resolved names, the run and its wall time."""
     problem = problem if isinstance(problem, Problem) else Problem(problem)
-    _check(problem)
+    require_empty_board(problem)
     method, variant, solver = _choose(method, variant, solver)
     limit = check_time_limit(time_limit)
     start = time.monotonic()

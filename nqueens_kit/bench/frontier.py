@@ -21,6 +21,7 @@ from ..board import verify
 from ..errors import InputError
 from ..limits import check_time_limit
 from .config import Config
+from .sweep import Run
 from .worker import run_worker
 
 DEFAULT_LIMIT = 60.0
@@ -28,8 +29,7 @@ DEFAULT_MAX_N = 4096
 
 
 def _attempt(config: Config, n: int, limit: float) -> tuple[bool, dict[str, Any]]:
-    spec: dict[str, Any] = {"method": config.method, "variant": config.variant, "solver": config.solver,
-            "settings": config.settings, "n": n, "preplaced": []}
+    spec = Run(config, n, repeat=1).spec()  # the plain board, as the sweep would run it
     record = run_worker(spec, limit)
     queens = [tuple(q) for q in record.get("queens") or ()]
     seconds = record.get("total_seconds")
