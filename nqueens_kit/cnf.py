@@ -26,12 +26,12 @@ import io
 import os
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .board import Board, Problem, parse_n
+from .board import Board, Cell, Line, Problem, parse_n
 from .dimacs import Dimacs, write_dimacs_clauses
 from .encodings import DEFAULT_ENCODING, Clause, VarPool, get_encoding
 from .errors import InputError
@@ -172,6 +172,66 @@ def build_cnf(problem: Problem | int, encoding: str = DEFAULT_ENCODING, define: 
         groups.append(ClauseGroup(f"placed_{r}_{c}", "placed", len(clauses), len(clauses) + 1))
         clauses.append([(r - 1) * n + c])
     return CNF(problem, encoding, clauses, pool.top, groups, define)
+
+
+@dataclass
+class Residual:
+    """What is left of a problem once some queens are fixed: the lines restricted to the cells those
+    queens leave open, in the same encoding, with the open cells numbered ``1 .. len(cells)`` (``cells[v -
+    1]`` is variable v's cell) and helpers after them.  ``queens`` are the fixed queens."""
+
+    queens: tuple[Cell, ...]
+    cells: list[Cell]
+    clauses: list[Clause]
+    num_vars: int
+
+    def board(self, model: Iterable[int]) -> Board:
+        """The fixed queens plus the queens of a model's positive cell literals, sorted by row."""
+        top = len(self.cells)
+        return tuple(sorted([*self.queens, *(self.cells[lit - 1] for lit in model if 0 < lit <= top)]))
+
+
+def build_residual(problem: Problem, queens: Iterable[Cell], encoding: str = DEFAULT_ENCODING,
+                   define: bool = False, lines: Sequence[Line] | None = None) -> Residual | None:
+    """The formula of the sub-problem where ``queens`` (non-attacking, with the pre-placed ones) are fixed,
+    or None when a row or column has no open cell left (the sub-problem has no solution).
+
+    This is unit propagation of the fixed queens done on the board before encoding: every cell a fixed queen
+    attacks is dropped, every line a fixed queen sits on is satisfied and dropped, and each remaining line
+    gets the encoding over its open cells.  Every open cell lies on an open row, so every variable occurs.
+    ``lines`` passes ``problem.lines()`` in when many sub-problems of one problem are built.
+
+    >>> r = build_residual(Problem(4), [(1, 2)])
+    >>> r.cells
+    [(2, 4), (3, 1), (3, 3), (4, 1), (4, 3), (4, 4)]
+    >>> r.board([1, 2, -3, -4, 5, -6])
+    ((1, 2), (2, 4), (3, 1), (4, 3))
+    """
+    fixed = tuple(sorted(set(queens) | set(problem.preplaced)))
+    rows = {r for r, _ in fixed}
+    cols = {c for _, c in fixed}
+    diffs = {r - c for r, c in fixed}
+    sums = {r + c for r, c in fixed}
+    number: dict[Cell, int] = {}
+    encoded: list[tuple[bool, list[int]]] = []
+    for line in problem.lines() if lines is None else lines:
+        if line.exact and (line.index in (rows if line.kind == "row" else cols)):
+            continue
+        open_cells = [(r, c) for r, c in line.cells
+                      if r not in rows and c not in cols and r - c not in diffs and r + c not in sums]
+        if line.exact and not open_cells:
+            return None
+        if not line.exact and len(open_cells) < 2:
+            continue
+        encoded.append((line.exact, [number.setdefault(cell, len(number) + 1) for cell in open_cells]))
+    amo = get_encoding(encoding).at_most_one
+    pool = VarPool(len(number))
+    clauses: list[Clause] = []
+    for exact, lits in encoded:
+        if exact:
+            clauses.append(lits)
+        clauses.extend(amo(lits, pool, define))
+    return Residual(fixed, list(number), clauses, pool.top)
 
 
 def line_lengths(n: int) -> list[tuple[int, int, bool]]:

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import isolate
-from .board import Board, Cell, Problem, canonical, violations
+from .board import Board, Cell, Problem, canonical, verify, violations
 from .errors import InputError, SolverError
 from .limits import Size, check_size, check_time_limit, sat_size
 from .results import CountResult, SolveResult, Status
@@ -161,6 +161,8 @@ class Method:
 
 def _key(board: Board) -> bytes:
     """A compact key of a board (its columns by row), to remember millions of them cheaply."""
+    if len(board) < 256:  # every column fits in a byte
+        return bytes([c for _, c in board])
     return b"".join(c.to_bytes(4, "little") for _, c in board)
 
 
@@ -170,9 +172,10 @@ def _text(board: Board) -> str:
 
 def _verified(boards: Iterator[Board], problem: Problem, who: str) -> Iterator[Board]:
     """Pass boards on after the independent verifier has accepted each one."""
+    n, preplaced = problem.n, problem.preplaced
     for board in boards:
-        wrong = violations(problem.n, board, problem.preplaced)
-        if wrong:
+        if not verify(n, board, preplaced):
+            wrong = violations(n, board, preplaced) or ["rejected by verify"]
             raise SolverError(f"{who} returned a board that is not a solution ({wrong[0]}): {_text(board)[:80]}")
         yield board
 

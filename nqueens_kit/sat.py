@@ -5,11 +5,12 @@ Inside:
 - :func:`solve_here`: an N-queens :class:`~nqueens_kit.board.Problem` to a verified
   :class:`~nqueens_kit.results.SolveResult`, in this process (the time-limited, stoppable version is
   :func:`nqueens_kit.methods.solve`).
-- :func:`iter_boards`: every board, each exactly once whatever the encoding.  Incremental solvers (PySAT)
+- :func:`iter_boards`: every board, each exactly once whatever the encoding.  The search is split on the
+  queens of a few rows (:func:`cubes`, up to the symmetries that keep the first and last rows at the
+  ends), and each sub-problem is encoded over the cells those queens leave open
+  (:func:`~nqueens_kit.cnf.build_residual`).  Incremental solvers (PySAT)
   and DIMACS binaries block each board on its board variables only; pycosat, whose ``itersolve`` blocks
-  over *all* variables, gets the formula with defined helpers (``build_cnf(define=True)``), where each
-  board has exactly one model.  The search is split on the first rows' queens (:func:`cubes`) and uses the
-  left-right mirror.
+  over *all* variables, gets the helpers defined (``define=True``), so each board has exactly one model.
 - :func:`iter_projected`: the distinct assignments of the board variables 1..n² over all models of any
   formula (``nqueens-kit count --from-cnf``).
 
@@ -26,10 +27,10 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator, Sequence
 
-from .board import Board, Problem, attacks, transform
-from .cnf import CNF, build_cnf, decode_model
-from .encodings import Clause
-from .errors import InputError, SolverError
+from .board import Board, Cell, Problem, attacks
+from .cnf import CNF, Residual, build_cnf, build_residual, decode_model
+from .encodings import DEFAULT_ENCODING, Clause, get_encoding
+from .errors import InputError
 from .results import SolveResult, Status
 from .solvers import SatSolver, get_solver
 from .solvers.embedded import Pycosat
@@ -110,79 +111,125 @@ def permuted(clauses: Sequence[Clause], num_vars: int, order: int) -> tuple[list
 #: How many rows the enumeration fixes per sub-problem (see :func:`cubes`).
 CUBE_ROWS = 3
 
+#: The symmetries of the square that keep the first and last rows as the first and last rows.
+ROW_END_SYMMETRIES = ("identity", "mirror left-right", "mirror top-bottom", "rotate 180")
 
-def cubes(problem: Problem, depth: int | None = None) -> list[tuple[list[int], bool]]:
-    """Split the search on the queens of the first rows: ``(unit literals, mirrored)`` per sub-problem.
 
-    Each sub-problem fixes one non-attacking placement of the first ``depth`` rows (consistent with any
-    pre-placed queens), so each solver call holds few solutions and few blocking clauses.  Without
-    pre-placed queens the left-right mirror maps row-1 column c to n+1-c, so only the left half is searched
-    and each board found there stands for itself and its (distinct) mirror image.
+def cubes(problem: Problem, depth: int | None = None) -> list[tuple[list[int], tuple[str, ...]]]:
+    """Split the search into sub-problems: ``(unit literals, images)`` per sub-problem.
+
+    Each sub-problem fixes one non-attacking placement of ``depth`` rows (consistent with any pre-placed
+    queens), so each solver call holds few solutions and few blocking clauses.  ``images`` names the
+    symmetries (of :data:`~nqueens_kit.board.SYMMETRIES`) that turn each board found there into the boards
+    it stands for, ``"identity"`` first.
+
+    With pre-placed queens the first ``depth`` rows are fixed and every sub-problem stands for itself.
+    Without, the four symmetries that keep the first and last rows at the ends (:data:`ROW_END_SYMMETRIES`)
+    act on the pair (first-row column, last-row column); one pair per orbit is searched, with rows 1, n,
+    2, 3, ... fixed (at least two), and each board found stands for its images under the symmetries that carry its pair
+    to the other pairs of the orbit: every board of the problem is found or made exactly once.
     """
     n = problem.n
     if depth is None:
         depth = CUBE_ROWS if n >= 8 else 1
-    depth = min(depth, n)
-    fixed = dict(problem.preplaced)
-    use_mirror = not problem.preplaced and n > 1
-    found: list[tuple[list[int], bool]] = []
-
-    def extend(prefix: list[tuple[int, int]], mirrored: bool) -> None:
-        row = len(prefix) + 1
-        if row > depth:
-            found.append(([problem.var(r, c) for r, c in prefix], mirrored))
-            return
-        columns = [fixed[row]] if row in fixed else range(1, n + 1)
-        for col in columns:
-            if row == 1 and use_mirror and col > (n + 1) // 2:
-                continue
-            cell = (row, col)
-            if any(attacks(cell, other) for other in prefix) or any(
-                attacks(cell, other) for other in problem.preplaced
-            ):
-                continue
-            extend(prefix + [cell], use_mirror and 2 * col != n + 1 if row == 1 else mirrored)
-
-    extend([], False)
+    depth = max(1, min(depth, n))
+    if problem.preplaced or n < 4:
+        rows = list(range(1, depth + 1))
+        return [(units, ("identity",)) for units in _placements(problem, rows, {})]
+    rows = [1, n] + list(range(2, n))[: max(0, depth - 2)]
+    found: list[tuple[list[int], tuple[str, ...]]] = []
+    for a in range(1, n + 1):
+        for b in range(1, n + 1):
+            if a == b or abs(a - b) == n - 1:
+                continue  # the two queens would attack each other
+            images: dict[tuple[int, int], str] = {}
+            for name in ROW_END_SYMMETRIES:
+                images.setdefault(_end_pair(name, n, a, b), name)
+            if min(images) != (a, b):
+                continue  # another pair of the orbit is searched instead
+            names = tuple(images.values())
+            found += [(units, names) for units in _placements(problem, rows, {1: a, n: b})]
     return found
 
 
-def _cube_boards(cnf: CNF, units: list[int], backend: SatSolver) -> Iterator[Board]:
-    """Every board of ``cnf`` with the unit literals added, each exactly once."""
-    clauses = cnf.clauses + [[u] for u in units]
-    n = cnf.n
-    if isinstance(backend, Pycosat) and (cnf.defined or cnf.num_vars == cnf.board_vars):
+def _end_pair(symmetry: str, n: int, a: int, b: int) -> tuple[int, int]:
+    """Where a symmetry of :data:`ROW_END_SYMMETRIES` takes the (first-row, last-row) columns."""
+    return {"identity": (a, b), "mirror left-right": (n + 1 - a, n + 1 - b),
+            "mirror top-bottom": (b, a), "rotate 180": (n + 1 - b, n + 1 - a)}[symmetry]
+
+
+def _placements(problem: Problem, rows: list[int], given: dict[int, int]) -> list[list[int]]:
+    """The board variables of every non-attacking placement of queens on ``rows`` (in that order) that keeps
+    the columns ``given`` for some rows and the pre-placed queens."""
+    fixed = dict(problem.preplaced) | given
+    found: list[list[int]] = []
+
+    def extend(prefix: list[Cell]) -> None:
+        if len(prefix) == len(rows):
+            found.append([problem.var(r, c) for r, c in prefix])
+            return
+        row = rows[len(prefix)]
+        for col in [fixed[row]] if row in fixed else range(1, problem.n + 1):
+            cell = (row, col)
+            if not any(attacks(cell, other) for other in prefix) and not any(
+                    attacks(cell, other) for other in problem.preplaced):
+                extend(prefix + [cell])
+
+    extend([])
+    return found
+
+
+def _cube_boards(residual: Residual, backend: SatSolver) -> Iterator[Board]:
+    """Every board of one sub-problem, each exactly once."""
+    if not residual.cells:  # the fixed queens fill the board
+        yield residual.queens
+        return
+    top = len(residual.cells)
+    if isinstance(backend, Pycosat):
         # Every variable is a function of the board (no helpers, or defined helpers), so pycosat's own
         # blocking over all variables excludes exactly one board: incremental and exact.
-        for model in backend.all_models(clauses, cnf.num_vars):
-            yield decode_model(model, n)
-        return
-    # A board has exactly one queen per row, so "not all of these n queens" excludes it and nothing
-    # else, whatever the helper variables do.
-    for model in backend.models(clauses, cnf.num_vars, lambda m: _queens_block(m, n)):
-        yield decode_model(model, n)
-
-
-def _queens_block(model: Iterable[int], n: int) -> Clause:
-    top = n * n
-    return [-lit for lit in model if 0 < lit <= top]
+        models = backend.all_models(residual.clauses, residual.num_vars)
+    else:
+        # A board has exactly one queen per open row, so "not all of these queens" excludes it and
+        # nothing else, whatever the helper variables do.
+        models = backend.models(residual.clauses, residual.num_vars,
+                                lambda m: [-lit for lit in m if 0 < lit <= top])
+    # In-process solvers list a model as variables 1, 2, ... in order: the cells come first.
+    ordered = backend.capabilities.in_process
+    for model in models:
+        yield residual.board(model[:top] if ordered else model)
 
 
 def iter_boards(problem: Problem, encoding: str | None = None, solver: str | None = None) -> Iterator[Board]:
     """Every solution board of the problem, each exactly once, found by SAT (not yet verified: the
-    method layer verifies every board it counts)."""
+    method layer verifies every board it counts).
+
+    Cube and conquer: each placement of a few rows' queens (:func:`cubes`) is a sub-problem whose
+    formula (:func:`~nqueens_kit.cnf.build_residual`) is the chosen encoding over the cells those queens
+    leave open, so the solver never sees a dead cell; pycosat gets the helpers defined."""
     backend = _backend(solver)
     define = isinstance(backend, Pycosat)
-    cnf = build_cnf(problem, encoding, define=define) if encoding is not None else build_cnf(problem, define=define)
+    encoding = DEFAULT_ENCODING if encoding is None else encoding
+    get_encoding(encoding)  # a bad name fails before any work
     n = problem.n
-    for units, mirrored in cubes(problem):
-        for board in _cube_boards(cnf, units, backend):
-            if not {problem.cell(u) for u in units} <= set(board):
-                raise SolverError(f"{backend.name} returned a board outside the sub-problem it was given "
-                                 f"({len(units)} fixed queens); the solver is not trustworthy here")
+    lines = problem.lines()
+    for units, images in cubes(problem):
+        residual = build_residual(problem, [problem.cell(u) for u in units], encoding, define, lines)
+        if residual is None:
+            continue
+        for board in _cube_boards(residual, backend):
             yield board
-            if mirrored:
-                yield transform(n, board, "mirror left-right")
+            for name in images[1:]:
+                yield _image(name, n, board)
+
+
+def _image(symmetry: str, n: int, board: Board) -> Board:
+    """A board's image under one of :data:`ROW_END_SYMMETRIES` (a fast path of ``board.transform``)."""
+    if symmetry == "mirror left-right":
+        return tuple((r, n + 1 - c) for r, c in board)
+    if symmetry == "mirror top-bottom":
+        return tuple((n + 1 - r, c) for r, c in reversed(board))
+    return tuple((n + 1 - r, n + 1 - c) for r, c in reversed(board))
 
 
 # ------------------------------------------------------------------------------- foreign formulas

@@ -13,6 +13,7 @@ from nqueens_kit.cnf import (
     predicted_size,
 )
 from nqueens_kit.encodings import ENCODINGS
+from nqueens_kit.errors import NQueensError
 
 
 def test_lecture_counts():
@@ -82,3 +83,35 @@ def test_clause_origins_match_their_cells():
                    "anti": lambda c: c[0] + c[1] - 1}[kind]
             assert {key(c) for c in cells} == {int(index)}
     assert cnf.clause_text(cnf.groups_of("row_1")[1].start) == "¬P[1,1] ∨ ¬P[1,2]"
+
+
+@pytest.mark.parametrize("encoding", list(ENCODINGS))
+def test_residual_formula_has_exactly_the_completions(encoding):
+    """The sub-problem formula of fixed queens has one model per completion (helpers defined), and the
+    completions are the independent backtracker's; a row or column left without a cell gives None."""
+    import random
+
+    import pycosat
+
+    from nqueens_kit.cnf import build_residual
+    from nqueens_kit.construct import iter_backtrack
+
+    rng = random.Random(7)
+    tried = 0
+    while tried < 12:
+        n = rng.randint(4, 9)
+        queens = {(rng.randint(1, n), rng.randint(1, n)) for _ in range(rng.randint(1, 3))}
+        try:
+            problem = Problem(n, sorted(queens))
+        except NQueensError:
+            continue  # the queens attack each other
+        tried += 1
+        truth = sorted(iter_backtrack(problem))
+        residual = build_residual(Problem(n), queens, encoding, define=True)
+        if residual is None:  # a row or column has no open cell: nothing completes
+            assert truth == []
+            continue
+        assert len(residual.cells) == len(set(residual.cells))
+        assert all(abs(lit) <= residual.num_vars for clause in residual.clauses for lit in clause)
+        found = sorted(residual.board(model) for model in pycosat.itersolve(residual.clauses, vars=residual.num_vars))
+        assert found == truth, (n, queens, encoding)

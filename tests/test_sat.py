@@ -15,7 +15,7 @@ from nqueens_kit.encodings import ENCODINGS
 from nqueens_kit.errors import InputError, NQueensError, SolverNotAvailable
 from nqueens_kit.methods import count_solutions, iter_solutions, solve_sat
 from nqueens_kit.reference import published_count
-from nqueens_kit.sat import cubes, iter_projected
+from nqueens_kit.sat import ROW_END_SYMMETRIES, cubes, iter_boards, iter_projected
 from nqueens_kit.solvers import SAT_SOLVERS, Binary, Pycosat, get_solver
 
 from .conftest import brute_force, need
@@ -89,21 +89,37 @@ def test_preplaced_counts_equal_backtracking(n, cells, encoding):
 
 
 def test_cubes_partition_the_search():
-    """Every board lies in exactly one cube, directly or (for a mirrored cube) as its mirror image."""
+    """Every board lies in exactly one cube, directly or as the image of a board of the cube under one of the
+    cube's symmetries (checked by the independent backtracker, with and without pre-placed queens)."""
     for n in range(1, 11):
-        problem = Problem(n)
-        parts = cubes(problem)
-        depth = max((len(units) for units, _ in parts), default=0)
-        assert depth == (3 if n >= 8 else 1) or n < 3
-        prefixes = [tuple(units) for units, _ in parts]
-        assert len(prefixes) == len(set(prefixes))
-        for board in iter_backtrack(n):
-            cells = set(board)
-            mirror = set(transform(n, board, "mirror left-right"))
-            covers = sum(1 for units, mirrored in parts
-                         for image in ([cells, mirror] if mirrored and mirror != cells else [cells])
-                         if {problem.cell(u) for u in units} <= image)
-            assert covers == 1, (n, board)
+        for problem in (Problem(n), Problem(n, [(2, 1)]) if n >= 2 else Problem(n)):
+            parts = cubes(problem)
+            depth = max((len(units) for units, _ in parts), default=0)
+            symmetric = not problem.preplaced and n >= 4  # rows 1 and n are fixed together
+            assert depth == (3 if n >= 8 else 2 if symmetric else 1) or n < 3
+            prefixes = [tuple(sorted(units)) for units, _ in parts]
+            assert len(prefixes) == len(set(prefixes))
+            for _units, images in parts:
+                assert images[0] == "identity" and len(set(images)) == len(images)
+                assert all(image in ROW_END_SYMMETRIES for image in images)
+                assert problem.preplaced == () or images == ("identity",)
+            for board in iter_backtrack(problem):
+                covers = 0
+                for units, images in parts:
+                    cells = {problem.cell(u) for u in units}
+                    # the four row-end symmetries are their own inverses: board = image(found) iff
+                    # found = image(board)
+                    covers += sum(1 for image in images if cells <= set(transform(n, board, image)))
+                assert covers == 1, (n, problem.preplaced, board)
+
+
+def test_symmetric_cubes_count_every_board_once():
+    """The boards iter_boards yields are exactly the backtracker's, with no repeats, for every encoding."""
+    for problem in (Problem(5), Problem(6), Problem(8), Problem(9), Problem(9, [(4, 2)]), Problem(10, [(1, 3), (9, 9)])):
+        truth = sorted(iter_backtrack(problem))
+        for encoding in ENCODINGS:
+            found = list(iter_boards(problem, encoding))
+            assert sorted(found) == truth, (problem, encoding)
 
 
 @pytest.mark.parametrize("n", [1, 4, 5, 8, 13, 30])
