@@ -624,14 +624,28 @@ def plot_ecdf(rows: Sequence[Mapping[str, Any]], ax: Axes | None = None, title: 
     return fig
 
 
-def plot_phase(summary: Sequence[Mapping[str, Any]], title: str | None = None) -> Figure:
+#: What the x axis of a phase-transition plot measures, per instance family.
+PHASE_AXIS = {"completion": "density of pre-placed queens (k / n)", "blocked": "share of cells blocked",
+              "excluded-diagonals": "share of diagonals excluded"}
+#: The cost a phase-transition plot can draw: summary column and axis label.
+PHASE_COSTS = {"seconds": ("median_seconds", "median time"), "conflicts": ("median_conflicts", "median conflicts"),
+               "nodes": ("median_nodes", "median branch-and-bound nodes")}
+
+
+def plot_phase(summary: Sequence[Mapping[str, Any]], title: str | None = None, cost: str = "seconds") -> Figure:
     """A phase-transition study (:func:`nqueens_kit.bench.phase.phase_summary`): left, the share of random
-    placements that can be completed against the density of pre-placed queens, one line per n; right, the
-    median time per configuration against density at the largest n (PAR-2 dashed)."""
+    instances that have a solution against the density, one line per n; right, the median cost per
+    configuration against density at the largest n: ``cost`` ``seconds`` (PAR-2 dashed), ``conflicts`` (the
+    SAT solvers that count them) or ``nodes`` (ILP).  A dotted line marks where half can be completed."""
+    if cost not in PHASE_COSTS:
+        raise InputError(f"unknown cost {cost!r}; valid: {', '.join(PHASE_COSTS)}")
+    column, cost_label = PHASE_COSTS[cost]
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")
     plt.close(fig)
     ns = sorted({int(e["n"]) for e in summary})
     first = next((e["config"] for e in summary), None)
+    family = next((e.get("family") for e in summary if e.get("family")), None) or "completion"
+    axis = PHASE_AXIS.get(family, "density")
     greys = plt.get_cmap("viridis")
     for i, n in enumerate(ns):
         points = sorted((e["density"], e["completable_share"]) for e in summary
@@ -641,8 +655,8 @@ def plot_phase(summary: Sequence[Mapping[str, Any]], title: str | None = None) -
                       label=f"n = {n}")
     left.axhline(0.5, color="0.6", linestyle=":", linewidth=1)
     left.set_ylim(-0.03, 1.03)
-    left.set_xlabel("density of pre-placed queens (k / n)")
-    left.set_ylabel("share that can be completed")
+    left.set_xlabel(axis)
+    left.set_ylabel("share that has a solution")
     left.grid(True, alpha=0.3)
     if ns:
         left.legend(fontsize="small")
@@ -650,20 +664,30 @@ def plot_phase(summary: Sequence[Mapping[str, Any]], title: str | None = None) -
         for label in dict.fromkeys(e["config"] for e in summary):
             entries = sorted((e for e in summary if e["n"] == largest and e["config"] == label),
                              key=lambda e: e["density"])
-            if not entries:
+            if not entries or all(e.get(column) is None for e in entries):
                 continue
             look = style_for(entries[0]["method"], entries[0]["variant"], entries[0]["solver"])
-            right.plot([e["density"] for e in entries], [e["median_seconds"] or math.nan for e in entries],
+            right.plot([e["density"] for e in entries], [e.get(column) or math.nan for e in entries],
                        label=label, **look)
-            right.plot([e["density"] for e in entries], [e["par2_seconds"] or math.nan for e in entries],
-                       color=look["color"], linestyle="--", linewidth=1, alpha=0.6)
-        _log_scale_if_positive(right, "y", "no finished run took a measurable time")
-        right.yaxis.set_major_formatter(_seconds_formatter())
-        right.set_xlabel("density of pre-placed queens (k / n)")
-        right.set_ylabel(f"median time at n = {largest} (PAR-2 dashed)")
+            if cost == "seconds":
+                right.plot([e["density"] for e in entries], [e["par2_seconds"] or math.nan for e in entries],
+                           color=look["color"], linestyle="--", linewidth=1, alpha=0.6)
+        from .bench.phase import crossing as half_crossing
+
+        crossing = half_crossing(summary, largest, first)
+        if crossing is not None:
+            right.axvline(crossing, color="0.5", linestyle=":", linewidth=1)
+        _log_scale_if_positive(right, "y", "no finished run took a measurable time" if cost == "seconds"
+                               else f"no configuration reports {cost}")
+        if cost == "seconds":
+            right.yaxis.set_major_formatter(_seconds_formatter())
+        right.set_xlabel(axis)
+        right.set_ylabel(f"{cost_label} at n = {largest}" + (" (PAR-2 dashed)" if cost == "seconds" else ""))
         right.grid(True, alpha=0.3)
         right.legend(fontsize="small")
-    fig.suptitle(title or "N-queens completion: the phase transition", fontsize="large")
+    names = {"completion": "N-queens completion", "blocked": "Blocked N-queens",
+             "excluded-diagonals": "N-queens with excluded diagonals"}
+    fig.suptitle(title or f"{names.get(family, family)}: the phase transition", fontsize="large")
     return fig
 
 

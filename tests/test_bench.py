@@ -6,6 +6,7 @@ import csv
 import json
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -663,3 +664,38 @@ def test_a_blocked_board_that_breaks_every_solution_is_infeasible():
     assert bench_worker.run_worker(spec, 30)["status"] == "infeasible"
     spec["method"], spec["variant"], spec["solver"] = "ilp", "lines", "cbc"
     assert bench_worker.run_worker(spec, 30)["status"] == "infeasible"
+
+
+def test_phase_study_reports_search_effort():
+    """Conflicts (python-sat) and branch-and-bound nodes (ILP) reach the rows and their medians the summary;
+    the crossing of one half is interpolated between the densities around it."""
+    from nqueens_kit.bench.phase import crossing, hardest, phase_study, phase_summary
+
+    need(SAT_SOLVERS["pysat-minisat"].available(), "python-sat")
+    configs = [Config("sat", "sequential", "pysat-minisat"), Config("ilp", "lines", "cbc"),
+               Config("sat", "pairwise", "pycosat")]
+    rows = phase_study(configs, [8], [0.0, 0.3], instances=3, timeout=30, family="blocked")
+    for row in rows:
+        assert row["status"] in ("solved", "infeasible")
+        if row["solver"] == "pysat-minisat":
+            assert isinstance(row["conflicts"], int) and row["nodes"] is None
+        elif row["method"] == "ilp":
+            assert isinstance(row["nodes"], int) and row["conflicts"] is None
+        else:  # pycosat counts nothing it tells
+            assert row["conflicts"] is None and row["nodes"] is None
+    summary = phase_summary(rows)
+    assert {e["family"] for e in summary} == {"blocked"}
+    for entry in summary:
+        at = [r for r in rows if r["solver"] == entry["solver"] and r["density"] == entry["density"]]
+        if entry["solver"] == "pysat-minisat":
+            assert entry["median_conflicts"] == statistics.median(r["conflicts"] for r in at)
+        if entry["method"] == "ilp":
+            assert entry["median_nodes"] == statistics.median(r["nodes"] for r in at)
+        if entry["solver"] == "pycosat":
+            assert entry["median_conflicts"] is None and entry["median_nodes"] is None
+    top = hardest(summary, 8, summary[0]["config"], "median_seconds")
+    assert top["median_seconds"] == max(e["median_seconds"] for e in summary if e["config"] == summary[0]["config"])
+    shares = [{"n": 8, "config": "c", "density": d, "completable_share": s}
+              for d, s in ((0.0, 1.0), (0.2, 0.75), (0.4, 0.25), (0.6, 0.0))]
+    assert crossing(shares, 8) == pytest.approx(0.3)
+    assert crossing(shares[:2], 8) is None

@@ -255,3 +255,30 @@ def test_save_refuses_bad_paths(tmp_path, name):
     with pytest.raises(InputError) as info:
         save_figure(draw_board(4, []), tmp_path / name)
     assert "\n" not in str(info.value)
+
+
+def test_plot_phase_draws_each_cost_and_marks_the_crossing():
+    from nqueens_kit.plots import plot_phase
+
+    summary = []
+    for n in (10, 20):
+        for d, share in ((0.0, 1.0), (0.4, 0.8), (0.6, 0.2), (0.8, 0.0)):
+            for config, method, solver, conflicts, nodes in (("SAT sequential/pysat-minisat", "sat", "pysat-minisat",
+                                                              100 * (1 + d), None),
+                                                             ("ILP lines/cbc", "ilp", "cbc", None, 3 + d)):
+                summary.append({"config": config, "method": method, "variant": "lines" if method == "ilp" else
+                                "sequential", "solver": solver, "family": "blocked", "n": n, "density": d,
+                                "completable_share": share, "median_seconds": 0.01 + d, "par2_seconds": 0.02 + d,
+                                "median_conflicts": conflicts, "median_nodes": nodes})
+    for cost, drawn in (("seconds", 2), ("conflicts", 1), ("nodes", 1)):
+        fig = plot_phase(summary, cost=cost)
+        left, right = fig.axes
+        assert len(left.get_lines()) == 2 + 1  # one line per n, the one-half guide
+        labels = [line.get_label() for line in right.get_lines() if not line.get_label().startswith("_")]
+        assert len(labels) == drawn
+        guides = [line for line in right.get_lines() if list(line.get_xdata()) == [0.5, 0.5]]
+        assert guides, "the crossing at n = 20 (0.5, between 0.4 and 0.6) is marked"
+        assert "blocked" in right.get_xlabel()
+        render(fig)
+    with pytest.raises(InputError, match="cost"):
+        plot_phase(summary, cost="joules")

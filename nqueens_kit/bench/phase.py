@@ -19,7 +19,9 @@ median and PAR-2 cost.  :func:`nqueens_kit.plots.plot_phase` draws both against 
 from __future__ import annotations
 
 import csv
+import itertools
 import os
+import statistics
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -29,8 +31,9 @@ from .config import Config, config_order
 from .summary import censored_times
 from .sweep import run_sweep
 
-SUMMARY_COLUMNS = ("config", "method", "variant", "solver", "n", "density", "queens", "instances", "completable",
-                   "impossible", "unsolved", "completable_share", "median_seconds", "par2_seconds", "time_limit")
+SUMMARY_COLUMNS = ("config", "method", "variant", "solver", "family", "n", "density", "queens", "instances",
+                   "completable", "impossible", "unsolved", "completable_share", "median_seconds", "par2_seconds",
+                   "time_limit", "median_conflicts", "median_nodes")
 
 
 def phase_study(configs: Sequence[Config], ns: Sequence[int], densities: Sequence[float], instances: int = 10,
@@ -53,8 +56,8 @@ def phase_study(configs: Sequence[Config], ns: Sequence[int], densities: Sequenc
                               place_random=queens, seed=seed, instances=1 if plain else instances, jobs=jobs,
                               family="completion" if plain else family, density=None if plain or
                               family == "completion" else density)
-            for row in found:
-                row["density"] = density
+            for row in found:  # the plain board is density 0 of every family
+                row["density"], row["family"] = density, family
             rows.extend(found)
             if on_point is not None:
                 on_point(n, density, found)
@@ -63,8 +66,10 @@ def phase_study(configs: Sequence[Config], ns: Sequence[int], densities: Sequenc
 
 def phase_summary(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Per (configuration, n, density): instances, how many completable / impossible / unsolved within the
-    limit, the completable share (of those decided), and the median (timeouts counted as longer than every
-    finished run) and PAR-2 of the time."""
+    limit, the completable share (of those decided), the median (timeouts counted as longer than every
+    finished run) and PAR-2 of the time, and the median search effort the solver reports (conflicts for
+    python-sat, branch-and-bound nodes for ILP; None where the solver reports none or a run did not
+    finish, since an unfinished search has no count)."""
     groups: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
     configs: dict[tuple[Any, ...], Config] = {}
     for row in rows:
@@ -84,8 +89,46 @@ def phase_summary(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                     "queens": int(group[0].get("place_random") or 0), "instances": len(group),
                     "completable": completable, "impossible": impossible, "unsolved": stats["unsolved"],
                     "completable_share": completable / decided if decided else None,
-                    "median_seconds": stats["median"], "par2_seconds": stats["par2"], "time_limit": stats["limit"]})
+                    "median_seconds": stats["median"], "par2_seconds": stats["par2"], "time_limit": stats["limit"],
+                    "family": group[0].get("family") or "completion",
+                    "median_conflicts": _median_effort(group, "conflicts"),
+                    "median_nodes": _median_effort(group, "nodes")})
     return out
+
+
+def crossing(summary: Sequence[Mapping[str, Any]], n: int, config: str | None = None) -> float | None:
+    """The density at which the share of instances with a solution first falls to one half or below, for
+    one n (and configuration: the first in the summary if None), interpolated linearly between the two
+    densities around it; None if it never falls that far.
+
+    >>> crossing([{"n": 9, "config": "c", "density": 0.4, "completable_share": 0.9},
+    ...           {"n": 9, "config": "c", "density": 0.6, "completable_share": 0.1}], 9)
+    0.5
+    """
+    config = config if config is not None else next((e["config"] for e in summary), None)
+    points = sorted((e["density"], e["completable_share"]) for e in summary
+                    if e["n"] == n and e["config"] == config and e["completable_share"] is not None)
+    for (d0, s0), (d1, s1) in itertools.pairwise(points):
+        if s0 > 0.5 >= s1:
+            return round(d0 + (s0 - 0.5) / (s0 - s1) * (d1 - d0), 6)
+    return None
+
+
+def hardest(summary: Sequence[Mapping[str, Any]], n: int, config: str, cost: str = "par2_seconds"
+            ) -> dict[str, Any] | None:
+    """The summary entry of one configuration at one n where ``cost`` (a summary column) is largest."""
+    entries = [e for e in summary if e["n"] == n and e["config"] == config and e.get(cost) is not None]
+    return max(entries, key=lambda e: e[cost]) if entries else None
+
+
+def _median_effort(group: Sequence[Mapping[str, Any]], column: str) -> float | None:
+    """The median of a reported count over the runs of a point, only if every run finished and reported it."""
+    values = [row.get(column) for row in group]
+    if not values or any(not isinstance(v, (int, float)) or isinstance(v, bool) for v in values):
+        return None
+    if any(row["status"] not in ("solved", "infeasible") for row in group):
+        return None
+    return float(statistics.median(values))
 
 
 def write_summary(summary: Sequence[Mapping[str, Any]], path: str | os.PathLike[str]) -> Path:
@@ -111,7 +154,7 @@ def read_summary(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
     numbers = {"n": int, "queens": int, "instances": int, "completable": int, "impossible": int, "unsolved": int,
                "density": float, "completable_share": float, "median_seconds": float, "par2_seconds": float,
-               "time_limit": float}
+               "time_limit": float, "median_conflicts": float, "median_nodes": float}
     out = []
     for row in raw:
         entry: dict[str, Any] = {}

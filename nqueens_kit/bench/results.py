@@ -33,11 +33,13 @@ COLUMNS = (
     "variables", "clauses", "constraints", "build_seconds", "solve_seconds", "total_seconds",
     "peak_rss_mb", "verified", "place_random", "preplaced", "seed", "time_limit", "message",
     "instance", "settings", "solver_seconds", "cpu_seconds", "startup_seconds", "family", "density", "blocked",
+    "conflicts", "nodes",
 )
 #: Columns an older results file may lack (they were added later); read as empty.
 LATER_COLUMNS = ("instance", "settings", "solver_seconds", "cpu_seconds", "startup_seconds", "family", "density",
-                 "blocked")
-INT_COLUMNS = ("n", "repeat", "variables", "clauses", "constraints", "place_random", "seed", "instance")
+                 "blocked", "conflicts", "nodes")
+INT_COLUMNS = ("n", "repeat", "variables", "clauses", "constraints", "place_random", "seed", "instance", "conflicts",
+               "nodes")
 FLOAT_COLUMNS = ("build_seconds", "solve_seconds", "total_seconds", "peak_rss_mb", "time_limit",
                  "solver_seconds", "cpu_seconds", "startup_seconds", "density")
 REQUIRED = ("n", "method", "repeat", "status", "total_seconds")

@@ -112,7 +112,7 @@ def make_row(run: Run, record: Mapping[str, Any], place_random: int, seed: int,
         "message": " ".join(str(record.get("message") or "").split()),
     }
     for column in ("variables", "clauses", "constraints", "build_seconds", "solve_seconds", "total_seconds",
-                   "peak_rss_mb", "solver_seconds", "cpu_seconds", "startup_seconds"):
+                   "peak_rss_mb", "solver_seconds", "cpu_seconds", "startup_seconds", "conflicts", "nodes"):
         value = record.get(column)
         row[column] = value if isinstance(value, (int, float)) and math.isfinite(value) else None
     if status == Status.SOLVED and not verified:

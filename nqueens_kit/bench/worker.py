@@ -11,7 +11,9 @@ What a run measures (the record that becomes a CSV row):
 - ``build_seconds`` / ``solve_seconds``: the kit's own split; ``solver_seconds``: what the solver reports;
 - ``cpu_seconds``: user + system time of the child and every process it waited for (CBC, a DIMACS binary),
   after "ready" — on one core ``cpu <= wall``; a multi-threaded solver can exceed it;
-- ``peak_rss_mb``: the largest resident memory of the child and its solver processes together.
+- ``peak_rss_mb``: the largest resident memory of the child and its solver processes together;
+- ``conflicts`` (SAT solvers that count them: python-sat) and ``nodes`` (ILP branch-and-bound nodes): the
+  search effort the solver reports, which does not depend on the machine or its load.
 
 >>> record = run_worker({"method": "sat", "variant": "pairwise", "solver": "pycosat", "n": 8, "preplaced": []}, 30)
 >>> record["status"], record["verified"], record["clauses"]
@@ -75,7 +77,12 @@ def run_job(spec: Mapping[str, Any], time_limit: float | None) -> dict[str, Any]
         "build_seconds": result.build_seconds, "solve_seconds": result.solve_seconds, "total_seconds": total,
         "solver_seconds": result.stats.get("solver_seconds"), "verified": result.verified,
         "message": result.message, "options": result.options,
+        "conflicts": _count(result.stats.get("conflicts")), "nodes": _count(result.stats.get("nodes")),
     }
+
+
+def _count(value: Any) -> int | None:
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def _solve_blocked(problem: Problem, choice: Choice, blocked: list[Any], time_limit: float | None) -> Any:
