@@ -115,7 +115,7 @@ def crossing(summary: Sequence[Mapping[str, Any]], n: int, config: str | None = 
 
 
 def hardest(summary: Sequence[Mapping[str, Any]], n: int, config: str, cost: str = "par2_seconds"
-            ) -> dict[str, Any] | None:
+            ) -> Mapping[str, Any] | None:
     """The summary entry of one configuration at one n where ``cost`` (a summary column) is largest."""
     entries = [e for e in summary if e["n"] == n and e["config"] == config and e.get(cost) is not None]
     return max(entries, key=lambda e: e[cost]) if entries else None
@@ -123,8 +123,13 @@ def hardest(summary: Sequence[Mapping[str, Any]], n: int, config: str, cost: str
 
 def _median_effort(group: Sequence[Mapping[str, Any]], column: str) -> float | None:
     """The median of a reported count over the runs of a point, only if every run finished and reported it."""
-    values = [row.get(column) for row in group]
-    if not values or any(not isinstance(v, (int, float)) or isinstance(v, bool) for v in values):
+    values: list[float] = []
+    for row in group:
+        value = row.get(column)
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            return None
+        values.append(float(value))
+    if not values:
         return None
     if any(row["status"] not in ("solved", "infeasible") for row in group):
         return None
