@@ -169,7 +169,7 @@ def test_decode_reads_standard_input(capsys, monkeypatch):
     assert code == 0 and "solved, verified" in out
 
 
-@pytest.mark.parametrize("solver", ["minisat", "cadical", "picosat"])
+@pytest.mark.parametrize("solver", ["minisat", "cadical", "picosat", "kissat"])
 def test_solve_with_binary(capsys, solver):
     need(SAT_SOLVERS[solver].available(), solver)
     code, out, _ = run(capsys, "solve", 12, "--solver", solver, "--encoding", "product", "--json")

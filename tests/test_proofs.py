@@ -15,7 +15,7 @@ from nqueens_kit.proofs import CHECKERS, Proof, check, prove, replay, solve_with
 from nqueens_kit.solvers import get_solver
 
 INFEASIBLE = [Problem(2), Problem(3), Problem(8, [(1, 1), (2, 3)]), Problem(6, [(1, 2), (2, 5)])]
-PROVERS = [name for name in ("pysat-cadical", "pysat-glucose", "cadical") if get_solver("sat", name).available()]
+PROVERS = [name for name in ("pysat-cadical", "pysat-glucose", "cadical", "kissat") if get_solver("sat", name).available()]
 INSTALLED_CHECKERS = [name for name in CHECKERS if importlib.util.find_spec(name) is not None]
 
 

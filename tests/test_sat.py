@@ -20,7 +20,7 @@ from nqueens_kit.solvers import SAT_SOLVERS, Binary, Pycosat, get_solver
 
 from .conftest import brute_force, need
 
-BINARIES = ["minisat", "cadical", "picosat"]
+BINARIES = ["minisat", "cadical", "picosat", "kissat"]
 
 
 @pytest.mark.parametrize("encoding", list(ENCODINGS))

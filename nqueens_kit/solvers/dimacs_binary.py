@@ -12,6 +12,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -26,14 +27,27 @@ from .base import Capabilities, Clause, SatOutcome, SatSolver, first_version_lin
 TAIL = 5
 
 
+def bundled_executable(relative: str) -> str | None:
+    """An executable that a wheel installed at ``relative`` under a folder of ``sys.path`` (site-packages),
+    e.g. ``sage_wheels/bin/kissat`` from passagemath-kissat; None if there is none."""
+    for folder in sys.path:
+        candidate = os.path.join(folder or ".", relative)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
 class Binary(SatSolver):
     """A DIMACS solver executable found on PATH (or given as a path)."""
 
     kind = "binary"
 
     def __init__(self, name: str, args: Sequence[str] = (), output_file: bool = False,
-                 package: str | None = None, description: str = "", proof_args: Sequence[str] = ()) -> None:
+                 package: str | None = None, description: str = "", proof_args: Sequence[str] = (),
+                 wheel: tuple[str, str] | None = None) -> None:
         self.name = name
+        # (pip requirement, path inside site-packages) of a Python wheel that bundles the executable
+        self.wheel = wheel
         self.args = list(args)
         self.output_file = output_file  # MiniSat style: the model goes to a second file argument
         self.package = package
@@ -42,12 +56,19 @@ class Binary(SatSolver):
         self.capabilities = Capabilities(in_process=False, time_limit=True, proofs=bool(proof_args))
 
     def executable(self) -> str | None:
-        return shutil.which(self.name)
+        """The executable on PATH, else the one a Python wheel put in site-packages (``wheel``)."""
+        found = shutil.which(self.name)
+        if found is None and self.wheel is not None:
+            found = bundled_executable(self.wheel[1])
+        return found
 
     def available(self) -> bool:
         return self.executable() is not None
 
     def install_hint(self) -> str:
+        if self.wheel is not None:
+            apt = f"; on Debian/Ubuntu also: sudo apt-get install {self.package}" if self.package else ""
+            return f"no '{self.name}' on PATH; pip install \"{self.wheel[0]}\" brings one{apt}"
         if self.package:
             return f"no '{self.name}' on PATH; on Debian/Ubuntu: sudo apt-get install {self.package}"
         return f"no '{self.name}' on PATH; install it or give the full path to the executable"
