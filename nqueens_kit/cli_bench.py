@@ -96,6 +96,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--limit", default="60", metavar="S", help="seconds one run may take (default 60)")
     p.add_argument("--start", default="8", metavar="N", help="the first n tried (default 8)")
     p.add_argument("--max-n", default="4096", metavar="N", help="the largest n tried (default 4096)")
+    p.add_argument("--count", action="store_true",
+                   help="the counting frontier: the largest n whose boards each configuration counts (every board "
+                        "verified, the total the published one) within --limit; n goes up by one from --start")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.set_defaults(func=cmd_frontier)
 
@@ -278,7 +281,7 @@ def cmd_frontier(args: argparse.Namespace) -> int:
     import json
 
     from .bench import check_available, make_configs
-    from .bench.frontier import frontier
+    from .bench.frontier import count_frontier, frontier
 
     configs = make_configs(args.methods, args.encodings, args.formulations, args.solvers, args.settings)
     check_available(configs)
@@ -290,14 +293,23 @@ def cmd_frontier(args: argparse.Namespace) -> int:
         raise InputError(f"--start {start} is above --max-n {max_n}")
     show = None if args.json else (lambda label, n, ok, seconds: print(
         f"  {label}: n = {n} {'solved' if ok else 'not solved'} ({seconds:.2f} s)", file=sys.stderr))
-    rows = frontier(configs, limit, start, max_n, on_attempt=show)
+    if args.count:
+        rows = count_frontier(configs, limit, start, max_n, on_attempt=show)
+    else:
+        rows = frontier(configs, limit, start, max_n, on_attempt=show)
     if args.json:
-        print(json.dumps({"limit": limit, "frontier": rows}, separators=(",", ":")))
+        print(json.dumps({"limit": limit, "task": "count" if args.count else "solve", "frontier": rows},
+                         separators=(",", ":")))
         return EXIT_OK
-    print(f"{'configuration':28} {'largest n':>10} {'its time':>9}   first n not solved within {limit:g} s")
+    verb = "counted" if args.count else "solved"
+    extra = f" {'boards':>12}" if args.count else ""
+    print(f"{'configuration':28} {'largest n':>10} {'its time':>9}{extra}   first n not {verb} within {limit:g} s")
     for row in rows:
         largest = "-" if row["largest_n"] is None else str(row["largest_n"])
         took = "-" if row["seconds"] is None else f"{row['seconds']:.2f} s"
         beyond = f"n = {row['first_failure']}" if row["first_failure"] else f"none up to {max_n}"
-        print(f"{row['config']:28} {largest:>10} {took:>9}   {beyond}")
+        if row.get("why") and row["why"] != "timeout":
+            beyond += f" ({row['why']})"
+        boards = (f" {row['count']:>12,}" if row["count"] is not None else f" {'-':>12}") if args.count else ""
+        print(f"{row['config']:28} {largest:>10} {took:>9}{boards}   {beyond}")
     return EXIT_OK

@@ -33,6 +33,7 @@ from nqueens_kit.board import attacks
 from nqueens_kit.cli import main
 from nqueens_kit.cnf import predicted_size
 from nqueens_kit.errors import InputError, SolverNotAvailable
+from nqueens_kit.reference import published_count
 from nqueens_kit.solvers import SAT_SOLVERS
 
 from . import fake_jobs
@@ -542,6 +543,35 @@ def test_frontier_doubles_then_bisects(monkeypatch, capsys):
     assert real["largest_n"] == 40 and real["first_failure"] is None
     code, out, err = cli(capsys, "frontier", "--methods", "construct", "--limit", "30", "--max-n", "64", "--json")
     assert code == 0 and json.loads(out)["frontier"][0]["largest_n"] == 64
+
+
+def test_count_frontier_goes_up_by_one_and_checks_the_published_count(monkeypatch, capsys):
+    from nqueens_kit.bench import frontier as module
+    from nqueens_kit.results import CountResult
+
+    real = module.count_frontier([Config("sat", "sequential", "pycosat"), Config("backtrack")], limit=60, start=6,
+                                 max_n=9)
+    assert [(r["largest_n"], r["count"], r["first_failure"], r["attempts"]) for r in real] == [(9, 352, None, 4)] * 2
+    calls = []
+
+    def fake_count(n, method, variant, solver, settings=None, time_limit=None):
+        calls.append(n)
+        if n == 10:  # a wrong total stops the frontier and says why
+            return CountResult(n=n, count=723, method=method, seconds=0.1)
+        return CountResult(n=n, count=published_count(n), method=method, seconds=0.1)
+
+    monkeypatch.setattr("nqueens_kit.methods.count", fake_count)
+    row = module.count_frontier([Config("backtrack")], limit=5, start=8, max_n=20)[0]
+    assert calls == [8, 9, 10] and row["largest_n"] == 9 and row["first_failure"] == 10
+    assert row["why"] == "counted 723, not 724"
+    monkeypatch.undo()
+    code, out, _ = cli(capsys, "frontier", "--count", "--methods", "backtrack", "--limit", "30", "--start", "5",
+                       "--max-n", "7", "--json")
+    answer = json.loads(out)
+    assert code == 0 and answer["task"] == "count" and answer["frontier"][0]["count"] == 40
+    code, out, _ = cli(capsys, "frontier", "--count", "--methods", "backtrack", "--limit", "30", "--start", "5",
+                       "--max-n", "6")
+    assert code == 0 and "boards" in out and "none up to 6" in out
 
 
 def test_dask_local_cluster_runs_the_plan_and_resumes(tmp_path):

@@ -6,10 +6,16 @@ run is a fresh process with the wall-clock limit (:func:`~nqueens_kit.bench.work
 board is verified here, and no run gets a hint from a known solution.  Times grow unevenly with n (chapter
 5), so the frontier is where a configuration *reliably stops*, give or take the bisection's precision.
 
+:func:`count_frontier` is the same for counting: the largest n whose every board a configuration counts
+(each verified, the total equal to the published count) within the limit, trying n = start, start + 1, ...
+
 >>> from nqueens_kit.bench import Config
 >>> row = frontier([Config("construct")], limit=30, start=8, max_n=64)[0]
 >>> row["config"], row["largest_n"], row["first_failure"]
 ('construct', 64, None)
+>>> row = count_frontier([Config("backtrack")], limit=30, start=6, max_n=8)[0]
+>>> row["largest_n"], row["count"]
+(8, 92)
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ from typing import Any
 from ..board import verify
 from ..errors import InputError
 from ..limits import check_time_limit
+from ..reference import published_count
+from ..results import Status
 from .config import Config
 from .sweep import Run
 from .worker import run_worker
@@ -38,19 +46,23 @@ def _attempt(config: Config, n: int, limit: float) -> tuple[bool, dict[str, Any]
     return ok, record
 
 
+def _check(limit: Any, start: Any, max_n: Any) -> float:
+    checked = check_time_limit(limit, "--limit")
+    if checked is None:
+        raise InputError("the frontier needs a time limit")
+    for what, value, low in (("start", start, 4), ("max_n", max_n, 4)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise InputError(f"{what} must be a whole number of at least {low}, not {value!r}")
+    return checked
+
+
 def frontier(configs: Sequence[Config], limit: float = DEFAULT_LIMIT, start: int = 8, max_n: int = DEFAULT_MAX_N,
              precision: float = 0.1, on_attempt: Callable[[str, int, bool, float], None] | None = None
              ) -> list[dict[str, Any]]:
     """One row per configuration: ``largest_n`` solved within ``limit`` seconds and its time,
     ``first_failure`` (the smallest n tried that was not solved in time, None if every n up to ``max_n``
     was) and ``attempts``.  ``on_attempt(label, n, solved, seconds)`` reports each run."""
-    checked = check_time_limit(limit, "--limit")
-    if checked is None:
-        raise InputError("the frontier needs a time limit")
-    limit = checked
-    for what, value, low in (("start", start, 4), ("max_n", max_n, 4)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise InputError(f"{what} must be a whole number of at least {low}, not {value!r}")
+    limit = _check(limit, start, max_n)
     if not 0 < precision < 1:
         raise InputError(f"precision must be between 0 and 1, not {precision!r}")
     rows = []
@@ -81,4 +93,49 @@ def frontier(configs: Sequence[Config], limit: float = DEFAULT_LIMIT, start: int
                      "solver": config.solver, "settings": config.settings, "limit": limit,
                      "largest_n": best[0] if best else None, "seconds": best[1] if best else None,
                      "first_failure": failure, "attempts": attempts})
+    return rows
+
+
+#: The largest n with a published count (OEIS A000170), the end of the counting frontier.
+COUNT_MAX_N = 27
+
+
+def count_frontier(configs: Sequence[Config], limit: float = DEFAULT_LIMIT, start: int = 8, max_n: int = COUNT_MAX_N,
+                   on_attempt: Callable[[str, int, bool, float], None] | None = None) -> list[dict[str, Any]]:
+    """One row per configuration: ``largest_n`` whose boards it counts within ``limit`` seconds (every board
+    verified, the total equal to the published count), its time and ``count``, and ``first_failure``.
+    Each count runs in a child process stopped at the limit; n goes up by one until a count fails."""
+    from ..methods import count
+
+    limit = _check(limit, start, max_n)
+    max_n = min(max_n, COUNT_MAX_N)
+    rows = []
+    for config in configs:
+        best: tuple[int, float, int] | None = None
+        failure: int | None = None
+        reason: str | None = None
+        attempts = 0
+        for n in range(min(start, max_n), max_n + 1):
+            attempts += 1
+            result = count(n, config.method, config.variant, config.solver, settings=config.settings,
+                           time_limit=limit)
+            ok = (result.status == Status.SOLVED and result.seconds <= limit
+                  and result.count == published_count(n))
+            if on_attempt is not None:
+                on_attempt(config.label, n, ok, result.seconds)
+            if not ok:
+                failure = n
+                if result.status != Status.SOLVED:
+                    reason = result.status.value
+                elif result.seconds > limit:
+                    reason = f"took {result.seconds:.2f} s"
+                else:
+                    reason = f"counted {result.count:,}, not {published_count(n):,}"
+                break
+            best = (n, result.seconds, result.count)
+        rows.append({"config": config.label, "method": config.method, "variant": config.variant,
+                     "solver": config.solver, "settings": config.settings, "limit": limit,
+                     "largest_n": best[0] if best else None, "seconds": best[1] if best else None,
+                     "count": best[2] if best else None, "first_failure": failure, "why": reason,
+                     "attempts": attempts})
     return rows
