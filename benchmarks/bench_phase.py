@@ -18,17 +18,17 @@ import sys
 import time
 
 from nqueens_kit.bench import Config
-from nqueens_kit.bench.phase import crossing, hardest, phase_study, phase_summary, write_summary
+from nqueens_kit.bench.phase import (
+    STORED_CONFIGS,
+    STORED_STUDY,
+    crossing,
+    hardest,
+    phase_study,
+    phase_summary,
+    write_summary,
+)
 
-CONFIGS = [Config("sat", "sequential", "pysat-minisat"), Config("sat", "pairwise", "pycosat"),
-           Config("ilp", "lines", "cbc")]
-
-#: family -> (board sizes, densities); the densities are denser where each family crosses one half.
-STUDY = {
-    "completion": ([20, 30], [i / 10 for i in range(9)]),
-    "blocked": ([20, 30], [0.0, 0.2, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9]),
-    "excluded-diagonals": ([12, 16], [0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4]),
-}
+CONFIGS = [Config(*config) for config in STORED_CONFIGS]
 QUICK = {
     "completion": ([12], [0.0, 0.4, 0.8]),
     "blocked": ([12], [0.0, 0.6, 0.8]),
@@ -44,7 +44,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="runs at a time (default 2)")
     parser.add_argument("--quick", action="store_true", help="a tiny study: one small n, three densities")
     args = parser.parse_args()
-    study = QUICK if args.quick else STUDY
+    study = QUICK if args.quick else STORED_STUDY
     instances = 3 if args.quick else args.instances
     summary = []
     for family, (ns, densities) in study.items():

@@ -729,3 +729,23 @@ def test_phase_study_reports_search_effort():
               for d, s in ((0.0, 1.0), (0.2, 0.75), (0.4, 0.25), (0.6, 0.0))]
     assert crossing(shares, 8) == pytest.approx(0.3)
     assert crossing(shares[:2], 8) is None
+
+
+def test_findings_read_each_configurations_own_effort():
+    from nqueens_kit.bench.phase import findings
+
+    summary = []
+    for d, share, conflicts, par2 in ((0.0, 1.0, 100, 0.01), (0.5, 0.8, 900, 0.02), (0.7, 0.3, 300, 0.05),
+                                      (0.9, 0.0, 5, 0.01)):
+        summary.append({"family": "blocked", "n": 20, "config": "SAT sequential/pysat-minisat", "density": d,
+                        "completable_share": share, "median_conflicts": conflicts, "median_nodes": None,
+                        "par2_seconds": par2})
+        summary.append({"family": "blocked", "n": 20, "config": "SAT pairwise/pycosat", "density": d,
+                        "completable_share": share, "median_conflicts": None, "median_nodes": None,
+                        "par2_seconds": par2})
+    found = {f["config"]: f for f in findings(summary)}
+    sat = found["SAT sequential/pysat-minisat"]
+    assert sat["cost"] == "median_conflicts" and sat["hardest"] == 0.5 and sat["at_zero"] == 100
+    assert sat["crossing"] == pytest.approx(0.62) and not sat["near"]  # 0.12 away
+    plain = found["SAT pairwise/pycosat"]
+    assert plain["cost"] == "par2_seconds" and plain["hardest"] == 0.7 and plain["near"]

@@ -1,14 +1,19 @@
-"""A phase-transition study of N-queens completion: how often a random placement can be completed, and what
-it costs to find out, as the share of pre-placed queens grows.
+"""A phase-transition study of N-queens instance families: how often a random instance has a solution, and
+what it costs to find out, as the density of the family's restriction grows.
 
 Gent, Jefferson and Nightingale ("Complexity of n-Queens Completion", JAIR 59, 2017) show that completion
-is NP-complete and that random instances are hardest where about half of them can be completed: with few
-queens placed almost every instance is completable and easy, with many almost none is and propagation sees
-it at once.  :func:`phase_study` reproduces the measurement on this machine: for each n and each density
-d (k = round(d · n) random non-attacking queens, ``instances`` placements per point), every configuration
-runs through the timing harness (a fresh process per run, a wall-clock limit, verified boards), and
-:func:`phase_summary` gives per (configuration, n, density) the share of instances completable and the
-median and PAR-2 cost.  :func:`nqueens_kit.plots.plot_phase` draws both against density.
+is NP-complete and introduce generators of random instances for three families: *completion* (random
+pre-placed queens), *blocked* (random blocked cells) and *excluded-diagonals* (random excluded diagonals).
+For blocked cells and excluded diagonals they find a phase transition with the hard instances near it, as
+in random SAT; for completion, a natural generator did not give consistently hard instances.
+:func:`phase_study` repeats the measurement on this machine: for each n and each density (for completion
+k = round(d · n) random non-attacking queens; otherwise each cell, or each diagonal, blocked with
+probability d), ``instances`` random instances per point, every configuration runs through the timing
+harness (a fresh process per run, a wall-clock limit, verified boards), and :func:`phase_summary` gives
+per (configuration, n, density) the share of instances with a solution, the median and PAR-2 time and the
+median search effort the solver reports (conflicts, branch-and-bound nodes), which does not depend on the
+machine.  :func:`crossing` finds where half have a solution, :func:`hardest` the costliest density, and
+:func:`nqueens_kit.plots.plot_phase` draws both.  :data:`STORED_STUDY` is the study notebook 5 stores.
 
 >>> from nqueens_kit.bench import Config
 >>> rows = phase_study([Config("sat", "pairwise", "pycosat")], [6], [0.0, 0.5], instances=2, timeout=10)
@@ -30,6 +35,16 @@ from ..errors import InputError
 from .config import Config, config_order
 from .summary import censored_times
 from .sweep import run_sweep
+
+#: The study stored with notebook 5 (``benchmarks/bench_phase.py`` runs it): per family, the board sizes and
+#: the densities, denser where the family crosses one half; 20 instances per point, 10 s per run, seed 1.
+STORED_STUDY: dict[str, tuple[list[int], list[float]]] = {
+    "completion": ([20, 30], [i / 10 for i in range(9)]),
+    "blocked": ([20, 30], [0.0, 0.2, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9]),
+    "excluded-diagonals": ([12, 16], [0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4]),
+}
+#: Its configurations: (method, variant, solver).
+STORED_CONFIGS = (("sat", "sequential", "pysat-minisat"), ("sat", "pairwise", "pycosat"), ("ilp", "lines", "cbc"))
 
 SUMMARY_COLUMNS = ("config", "method", "variant", "solver", "family", "n", "density", "queens", "instances",
                    "completable", "impossible", "unsolved", "completable_share", "median_seconds", "par2_seconds",
@@ -119,6 +134,35 @@ def hardest(summary: Sequence[Mapping[str, Any]], n: int, config: str, cost: str
     """The summary entry of one configuration at one n where ``cost`` (a summary column) is largest."""
     entries = [e for e in summary if e["n"] == n and e["config"] == config and e.get(cost) is not None]
     return max(entries, key=lambda e: e[cost]) if entries else None
+
+
+#: The cost a finding is read from: the solver's own effort where it reports one, else PAR-2 time.
+EFFORT_COLUMNS = ("median_conflicts", "median_nodes", "par2_seconds")
+
+
+def findings(summary: Sequence[Mapping[str, Any]], near: float = 0.1) -> list[dict[str, Any]]:
+    """Where the hard instances are, per (family, n, configuration): the ``crossing`` (:func:`crossing`),
+    the ``cost`` read (the first of :data:`EFFORT_COLUMNS` the configuration has), the ``hardest`` density,
+    its cost ``at_hardest`` and ``at_zero`` (density 0, the plain board), and ``near``: whether the costliest
+    density lies within ``near`` of the crossing."""
+    out = []
+    families = dict.fromkeys(e.get("family") or "completion" for e in summary)
+    for family in families:
+        part = [e for e in summary if (e.get("family") or "completion") == family]
+        for n in sorted({e["n"] for e in part}):
+            where = crossing(part, n)
+            for config in dict.fromkeys(e["config"] for e in part):
+                cost = next((c for c in EFFORT_COLUMNS
+                             if any(e.get(c) is not None for e in part if e["config"] == config)), None)
+                top = hardest(part, n, config, cost) if cost else None
+                if cost is None or top is None:
+                    continue
+                zero = next((e.get(cost) for e in part if e["config"] == config and e["n"] == n
+                             and e["density"] == 0), None)
+                out.append({"family": family, "n": n, "config": config, "crossing": where, "cost": cost,
+                            "hardest": top["density"], "at_hardest": top[cost], "at_zero": zero,
+                            "near": where is not None and abs(top["density"] - where) <= near + 1e-9})
+    return out
 
 
 def _median_effort(group: Sequence[Mapping[str, Any]], column: str) -> float | None:
