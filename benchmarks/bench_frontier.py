@@ -30,7 +30,7 @@ from nqueens_kit.solvers import get_solver
 
 #: The solving frontier's SAT configurations (encoding, solver), where the solver is installed.
 SOLVE_SAT = [("pairwise", "pycosat"), ("sequential", "pycosat"), ("commander", "pycosat"),
-             ("commander", "pysat-cadical"), ("commander", "cadical"),
+             ("commander", "cadical"),
              ("commander", "kissat"), ("sequential", "kissat"), ("product", "kissat")]
 
 
@@ -40,6 +40,8 @@ def main() -> int:
     parser.add_argument("--max-n", type=int, default=4096, help="the largest n tried (default 4096)")
     parser.add_argument("--count", action="store_true", help="the counting frontier only")
     parser.add_argument("--solve", action="store_true", help="the solving frontier only")
+    parser.add_argument("--only", default=None, metavar="TEXT,...",
+                        help="only the configurations whose label contains one of these (e.g. kissat,construct)")
     parser.add_argument("-o", "--out", default=None, metavar="FILE.json",
                         help="also write the frontier (and the machine it ran on) to this JSON file, after each "
                              "configuration")
@@ -60,6 +62,10 @@ def main() -> int:
     solve_configs.append(Config("construct"))
     counters = [Config("sat", encoding, "pycosat") for encoding in ENCODINGS]
     counters += [Config("ilp", "lines", "cbc"), Config("backtrack")]
+    if args.only:
+        wanted = [word.strip() for word in args.only.split(",") if word.strip()]
+        solve_configs = [c for c in solve_configs if any(word in c.label for word in wanted)]
+        counters = [c for c in counters if any(word in c.label for word in wanted)]
     record["environment"] = environment([*solve_configs, *counters])
     if not args.count:
         for config in solve_configs:

@@ -142,7 +142,8 @@ EFFORT_COLUMNS = ("median_conflicts", "median_nodes", "par2_seconds")
 
 def findings(summary: Sequence[Mapping[str, Any]], near: float = 0.1) -> list[dict[str, Any]]:
     """Where the hard instances are, per (family, n, configuration): the ``crossing`` (:func:`crossing`),
-    the ``cost`` read (the first of :data:`EFFORT_COLUMNS` the configuration has), the ``hardest`` density,
+    the ``cost`` read (the first of :data:`EFFORT_COLUMNS` the configuration has at every density of that n:
+    CBC, for one, counts no nodes when its presolve proves a point infeasible), the ``hardest`` density,
     its cost ``at_hardest`` and ``at_zero`` (density 0, the plain board), and ``near``: whether the costliest
     density lies within ``near`` of the crossing."""
     out = []
@@ -152,8 +153,9 @@ def findings(summary: Sequence[Mapping[str, Any]], near: float = 0.1) -> list[di
         for n in sorted({e["n"] for e in part}):
             where = crossing(part, n)
             for config in dict.fromkeys(e["config"] for e in part):
-                cost = next((c for c in EFFORT_COLUMNS
-                             if any(e.get(c) is not None for e in part if e["config"] == config)), None)
+                points = [e for e in part if e["config"] == config and e["n"] == n]
+                cost = next((c for c in EFFORT_COLUMNS if points and all(e.get(c) is not None for e in points)),
+                            None)
                 top = hardest(part, n, config, cost) if cost else None
                 if cost is None or top is None:
                     continue
