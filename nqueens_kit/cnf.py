@@ -177,8 +177,8 @@ def build_cnf(problem: Problem | int, encoding: str = DEFAULT_ENCODING, define: 
 @dataclass
 class Residual:
     """What is left of a problem once some queens are fixed: the lines restricted to the cells those
-    queens leave open, in the same encoding, with the open cells numbered ``1 .. len(cells)`` (``cells[v -
-    1]`` is variable v's cell) and helpers after them.  ``queens`` are the fixed queens."""
+    queens leave open, in the same encoding.  The open cells are variables ``1 .. len(cells)`` (variable v
+    is ``cells[v - 1]``), helpers come after them; ``queens`` are the fixed queens."""
 
     queens: tuple[Cell, ...]
     cells: list[Cell]

@@ -8,9 +8,9 @@ Inside:
 - :func:`iter_boards`: every board, each exactly once whatever the encoding.  The search is split on the
   queens of a few rows (:func:`cubes`, up to the symmetries that keep the first and last rows at the
   ends), and each sub-problem is encoded over the cells those queens leave open
-  (:func:`~nqueens_kit.cnf.build_residual`).  Incremental solvers (PySAT)
-  and DIMACS binaries block each board on its board variables only; pycosat, whose ``itersolve`` blocks
-  over *all* variables, gets the helpers defined (``define=True``), so each board has exactly one model.
+  (:func:`~nqueens_kit.cnf.build_residual`).  Incremental solvers (PySAT) and DIMACS binaries block each
+  board on its board variables only; pycosat, whose ``itersolve`` blocks over *all* variables, gets the
+  helpers defined (``define=True``), so each board has exactly one model.
 - :func:`iter_projected`: the distinct assignments of the board variables 1..n² over all models of any
   formula (``nqueens-kit count --from-cnf``).
 
@@ -126,8 +126,8 @@ def cubes(problem: Problem, depth: int | None = None) -> list[tuple[list[int], t
     With pre-placed queens the first ``depth`` rows are fixed and every sub-problem stands for itself.
     Without, the four symmetries that keep the first and last rows at the ends (:data:`ROW_END_SYMMETRIES`)
     act on the pair (first-row column, last-row column); one pair per orbit is searched, with rows 1, n,
-    2, 3, ... fixed (at least two), and each board found stands for its images under the symmetries that carry its pair
-    to the other pairs of the orbit: every board of the problem is found or made exactly once.
+    2, 3, ... fixed (at least two), and each board found stands for its images under the symmetries that
+    carry its pair to the other pairs of the orbit: every board of the problem is found or made exactly once.
     """
     n = problem.n
     if depth is None:
