@@ -281,7 +281,7 @@ def cmd_frontier(args: argparse.Namespace) -> int:
     import json
 
     from .bench import check_available, make_configs
-    from .bench.frontier import count_frontier, frontier
+    from .bench.frontier import COUNT_MAX_N, count_frontier, frontier
 
     configs = make_configs(args.methods, args.encodings, args.formulations, args.solvers, args.settings)
     check_available(configs)
@@ -291,10 +291,12 @@ def cmd_frontier(args: argparse.Namespace) -> int:
     start, max_n = _whole(args.start, "--start", 4), _whole(args.max_n, "--max-n", 4)
     if start > max_n:
         raise InputError(f"--start {start} is above --max-n {max_n}")
+    done = "counted" if args.count else "solved"
     show = None if args.json else (lambda label, n, ok, seconds: print(
-        f"  {label}: n = {n} {'solved' if ok else 'not solved'} ({seconds:.2f} s)", file=sys.stderr))
+        f"  {label}: n = {n} {done if ok else 'not ' + done} ({seconds:.2f} s)", file=sys.stderr))
     if args.count:
         rows = count_frontier(configs, limit, start, max_n, on_attempt=show)
+        max_n = min(max_n, COUNT_MAX_N)
     else:
         rows = frontier(configs, limit, start, max_n, on_attempt=show)
     if args.json:

@@ -160,10 +160,15 @@ class Method:
 
 
 def _key(board: Board) -> bytes:
-    """A compact key of a board (its columns by row), to remember millions of them cheaply."""
+    """A compact key of a verified board (its columns, one queen per row), to remember millions cheaply."""
     if len(board) < 256:  # every column fits in a byte
         return bytes([c for _, c in board])
     return b"".join(c.to_bytes(4, "little") for _, c in board)
+
+
+def _cells_key(board: Board) -> bytes:
+    """A key of any set of cells (an unverified board may hold two queens in a row)."""
+    return b"".join(r.to_bytes(4, "little") + c.to_bytes(4, "little") for r, c in board)
 
 
 def _text(board: Board) -> str:
@@ -579,7 +584,7 @@ def _count_formula_job(clauses: list[list[int]], num_vars: int, n: int, solver: 
     fundamentals: set[bytes] = set()
     last = time.monotonic()
     for board in iter_projected(clauses, num_vars, n, solver):
-        key = _key(board)
+        key = _cells_key(board)
         if key in keys:
             raise SolverError(f"{solver or 'the solver'} returned the board assignment {_text(board)} twice")
         keys.add(key)

@@ -667,7 +667,8 @@ def plot_phase(summary: Sequence[Mapping[str, Any]], title: str | None = None, c
             if not entries or all(e.get(column) is None for e in entries):
                 continue
             look = style_for(entries[0]["method"], entries[0]["variant"], entries[0]["solver"])
-            right.plot([e["density"] for e in entries], [e.get(column) or math.nan for e in entries],
+            right.plot([e["density"] for e in entries], [math.nan if e.get(column) is None else e[column]
+                                                         for e in entries],
                        label=label, **look)
             if cost == "seconds":
                 right.plot([e["density"] for e in entries], [e["par2_seconds"] or math.nan for e in entries],

@@ -749,3 +749,30 @@ def test_findings_read_each_configurations_own_effort():
     assert sat["crossing"] == pytest.approx(0.62) and not sat["near"]  # 0.12 away
     plain = found["SAT pairwise/pycosat"]
     assert plain["cost"] == "par2_seconds" and plain["hardest"] == 0.7 and plain["near"]
+
+
+def test_phase_summary_keeps_families_apart_and_censors_effort():
+    from nqueens_kit.bench.phase import phase_summary
+
+    base = {"n": 10, "method": "sat", "encoding": "sequential", "solver": "pysat-minisat", "density": 0.0,
+            "time_limit": 5.0}
+    rows = [dict(base, family=family, repeat=1, instance=i, status="solved", total_seconds=0.1, conflicts=c)
+            for family in ("blocked", "excluded-diagonals") for i, c in enumerate((10, 20, 30), 1)]
+    summary = phase_summary(rows)
+    assert sorted(e["family"] for e in summary) == ["blocked", "excluded-diagonals"]
+    assert all(e["instances"] == 3 and e["median_conflicts"] == 20 for e in summary)
+    one_out = [dict(r, status="timeout", conflicts=None, total_seconds=5.0) if r["instance"] == 1 else r
+               for r in rows if r["family"] == "blocked"]
+    assert phase_summary(one_out)[0]["median_conflicts"] == 30  # the unfinished run counts as the most
+    two_out = [dict(r, status="timeout", conflicts=None, total_seconds=5.0) if r["instance"] < 3 else r
+               for r in rows if r["family"] == "blocked"]
+    assert phase_summary(two_out)[0]["median_conflicts"] is None
+
+
+def test_count_frontier_refuses_what_it_cannot_do():
+    from nqueens_kit.bench.frontier import count_frontier
+
+    with pytest.raises(InputError, match="starts at n = 27 at most"):
+        count_frontier([Config("backtrack")], limit=5, start=30)
+    with pytest.raises(InputError, match="does not count"):
+        count_frontier([Config("backtrack"), Config("construct")], limit=5, start=8, max_n=8)

@@ -105,9 +105,16 @@ def count_frontier(configs: Sequence[Config], limit: float = DEFAULT_LIMIT, star
     """One row per configuration: ``largest_n`` whose boards it counts within ``limit`` seconds (every board
     verified, the total equal to the published count), its time and ``count``, and ``first_failure``.
     Each count runs in a child process stopped at the limit; n goes up by one until a count fails."""
-    from ..methods import count
+    from ..methods import count, get_method
 
     limit = _check(limit, start, max_n)
+    if start > COUNT_MAX_N:
+        raise InputError(f"the counting frontier starts at n = {COUNT_MAX_N} at most (the largest published "
+                         f"count), not {start}")
+    for config in configs:
+        if not get_method(config.method).can_count:
+            raise InputError(f"--method {config.method} gives one board and does not count; the counting "
+                             "frontier takes sat, ilp or backtrack")
     max_n = min(max_n, COUNT_MAX_N)
     rows = []
     for config in configs:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import itertools
+import math
 import os
 import statistics
 from collections.abc import Callable, Mapping, Sequence
@@ -80,27 +81,27 @@ def phase_study(configs: Sequence[Config], ns: Sequence[int], densities: Sequenc
 
 
 def phase_summary(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Per (configuration, n, density): instances, how many completable / impossible / unsolved within the
-    limit, the completable share (of those decided), the median (timeouts counted as longer than every
-    finished run) and PAR-2 of the time, and the median search effort the solver reports (conflicts for
-    python-sat, branch-and-bound nodes for ILP; None where the solver reports none or a run did not
-    finish, since an unfinished search has no count)."""
+    """Per (family, configuration, n, density): instances, how many completable / impossible / unsolved
+    within the limit, the completable share (of those decided), the median (timeouts counted as longer than
+    every finished run) and PAR-2 of the time, and the median search effort the solver reports (conflicts
+    for python-sat, branch-and-bound nodes for ILP; counted the same way, None where the solver reports
+    none)."""
     groups: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
     configs: dict[tuple[Any, ...], Config] = {}
     for row in rows:
         config = Config.from_row(row)
-        key = (config.key, int(row["n"]), float(row["density"]))
+        key = (row.get("family") or "completion", config.key, int(row["n"]), float(row["density"]))
         groups.setdefault(key, []).append(row)
         configs[key] = config
     out = []
-    for key in sorted(groups, key=lambda k: (config_order(configs[k]), k[1], k[2])):
+    for key in sorted(groups, key=lambda k: (k[0], config_order(configs[k]), k[2], k[3])):
         group, config = groups[key], configs[key]
         completable = sum(r["status"] == "solved" for r in group)
         impossible = sum(r["status"] == "infeasible" for r in group)
         stats = censored_times(group)
         decided = completable + impossible
         out.append({"config": config.label, "method": config.method, "variant": config.variant,
-                    "solver": config.solver, "n": key[1], "density": key[2],
+                    "solver": config.solver, "n": key[2], "density": key[3],
                     "queens": int(group[0].get("place_random") or 0), "instances": len(group),
                     "completable": completable, "impossible": impossible, "unsolved": stats["unsolved"],
                     "completable_share": completable / decided if decided else None,
@@ -168,18 +169,22 @@ def findings(summary: Sequence[Mapping[str, Any]], near: float = 0.1) -> list[di
 
 
 def _median_effort(group: Sequence[Mapping[str, Any]], column: str) -> float | None:
-    """The median of a reported count over the runs of a point, only if every run finished and reported it."""
+    """The median of a reported count over the runs of a point.  A run that did not finish counts as more
+    than every finished one (as for the median time), so the median exists while fewer than half are
+    unfinished; None if it does not, or if a finished run reported no count."""
     values: list[float] = []
     for row in group:
+        if row["status"] not in ("solved", "infeasible"):
+            values.append(math.inf)
+            continue
         value = row.get(column)
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             return None
         values.append(float(value))
     if not values:
         return None
-    if any(row["status"] not in ("solved", "infeasible") for row in group):
-        return None
-    return float(statistics.median(values))
+    middle = float(statistics.median(values))
+    return None if math.isinf(middle) else middle
 
 
 def write_summary(summary: Sequence[Mapping[str, Any]], path: str | os.PathLike[str]) -> Path:

@@ -12,7 +12,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -28,10 +27,17 @@ TAIL = 5
 
 
 def bundled_executable(relative: str) -> str | None:
-    """An executable that a wheel installed at ``relative`` under a folder of ``sys.path`` (site-packages),
-    e.g. ``sage_wheels/bin/kissat`` from passagemath-kissat; None if there is none."""
-    for folder in sys.path:
-        candidate = os.path.join(folder or ".", relative)
+    """An executable that a wheel installed at ``relative`` under this Python's site-packages (never the
+    current folder), e.g. ``sage_wheels/bin/kissat`` from passagemath-kissat; None if there is none."""
+    import site
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    folders = [paths.get("purelib"), paths.get("platlib"), *site.getsitepackages()]
+    if site.ENABLE_USER_SITE:
+        folders.append(site.getusersitepackages())
+    for folder in dict.fromkeys(f for f in folders if f and os.path.isabs(f)):
+        candidate = os.path.join(folder, relative)
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return candidate
     return None
