@@ -303,9 +303,8 @@ def cmd_frontier(args: argparse.Namespace) -> int:
         print(json.dumps({"limit": limit, "task": "count" if args.count else "solve", "frontier": rows},
                          separators=(",", ":")))
         return EXIT_OK
-    verb = "counted" if args.count else "solved"
     extra = f" {'boards':>12}" if args.count else ""
-    print(f"{'configuration':28} {'largest n':>10} {'its time':>9}{extra}   first n not {verb} within {limit:g} s")
+    print(f"{'configuration':28} {'largest n':>10} {'its time':>9}{extra}   first n not {done} within {limit:g} s")
     for row in rows:
         largest = "-" if row["largest_n"] is None else str(row["largest_n"])
         took = "-" if row["seconds"] is None else f"{row['seconds']:.2f} s"

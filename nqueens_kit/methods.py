@@ -115,6 +115,12 @@ class Method:
                              f"valid: {', '.join(self.variants())}")
         return variant
 
+    def require_counting(self) -> None:
+        """A one-line error if the method gives one board and cannot count."""
+        if not self.can_count:
+            raise InputError(f"--method {self.name} gives one board and does not count; count with --method sat, "
+                             "ilp or backtrack")
+
     def check_problem(self, problem: Problem) -> None:
         if problem.preplaced and not self.honours_preplaced:
             raise InputError(f"--method {self.name} cannot honour pre-placed queens; use --method sat or ilp")
@@ -446,9 +452,7 @@ def count(problem: ProblemLike, method: str | Method | None = None, variant: str
     ``time_limit`` (or ``stop``) has status timeout and holds the boards counted so far: a lower bound.
     """
     problem, chosen, choice, limit = _prepare(problem, method, variant, solver, settings, time_limit, max_memory)
-    if not chosen.can_count:
-        raise InputError(f"--method {chosen.name} gives one board and does not count; count with --method sat, "
-                         "ilp or backtrack")
+    chosen.require_counting()
     if isolated is None:
         isolated = limit is not None or stop is not None
     start = time.monotonic()

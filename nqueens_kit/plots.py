@@ -627,6 +627,9 @@ def plot_ecdf(rows: Sequence[Mapping[str, Any]], ax: Axes | None = None, title: 
 #: What the x axis of a phase-transition plot measures, per instance family.
 PHASE_AXIS = {"completion": "density of pre-placed queens (k / n)", "blocked": "share of cells blocked",
               "excluded-diagonals": "share of diagonals excluded"}
+#: The title of a phase-transition plot, per instance family.
+PHASE_TITLES = {"completion": "N-queens completion", "blocked": "Blocked N-queens",
+                "excluded-diagonals": "N-queens with excluded diagonals"}
 #: The cost a phase-transition plot can draw: summary column and axis label.
 PHASE_COSTS = {"seconds": ("median_seconds", "median time"), "conflicts": ("median_conflicts", "median conflicts"),
                "nodes": ("median_nodes", "median branch-and-bound nodes")}
@@ -686,9 +689,7 @@ def plot_phase(summary: Sequence[Mapping[str, Any]], title: str | None = None, c
         right.set_ylabel(f"{cost_label} at n = {largest}" + (" (PAR-2 dashed)" if cost == "seconds" else ""))
         right.grid(True, alpha=0.3)
         right.legend(fontsize="small")
-    names = {"completion": "N-queens completion", "blocked": "Blocked N-queens",
-             "excluded-diagonals": "N-queens with excluded diagonals"}
-    fig.suptitle(title or f"{names.get(family, family)}: the phase transition", fontsize="large")
+    fig.suptitle(title or f"{PHASE_TITLES.get(family, family)}: the phase transition", fontsize="large")
     return fig
 
 

@@ -112,9 +112,7 @@ def count_frontier(configs: Sequence[Config], limit: float = DEFAULT_LIMIT, star
         raise InputError(f"the counting frontier starts at n = {COUNT_MAX_N} at most (the largest published "
                          f"count), not {start}")
     for config in configs:
-        if not get_method(config.method).can_count:
-            raise InputError(f"--method {config.method} gives one board and does not count; the counting "
-                             "frontier takes sat, ilp or backtrack")
+        get_method(config.method).require_counting()
     max_n = min(max_n, COUNT_MAX_N)
     rows = []
     for config in configs:

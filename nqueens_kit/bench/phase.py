@@ -25,16 +25,14 @@ from __future__ import annotations
 
 import csv
 import itertools
-import math
 import os
-import statistics
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
 from .config import Config, config_order
-from .summary import censored_times
+from .summary import censored_median, censored_times
 from .sweep import run_sweep
 
 #: The study stored with notebook 5 (``benchmarks/bench_phase.py`` runs it): per family, the board sizes and
@@ -174,17 +172,12 @@ def _median_effort(group: Sequence[Mapping[str, Any]], column: str) -> float | N
     unfinished; None if it does not, or if a finished run reported no count."""
     values: list[float] = []
     for row in group:
-        if row["status"] not in ("solved", "infeasible"):
-            values.append(math.inf)
-            continue
-        value = row.get(column)
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            return None
-        values.append(float(value))
-    if not values:
-        return None
-    middle = float(statistics.median(values))
-    return None if math.isinf(middle) else middle
+        if row["status"] in ("solved", "infeasible"):
+            value = row.get(column)
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                return None
+            values.append(float(value))
+    return censored_median(values, len(group) - len(values))
 
 
 def write_summary(summary: Sequence[Mapping[str, Any]], path: str | os.PathLike[str]) -> Path:

@@ -37,6 +37,18 @@ def par2(times: Iterable[float], unsolved: int, time_limit: float | None) -> flo
     return total / count if count else None
 
 
+def censored_median(values: Sequence[float], unfinished: int) -> float | None:
+    """The median of finished runs' values when ``unfinished`` runs count as larger than every one of them;
+    None when the median falls on an unfinished run (or there are no runs).
+
+    >>> censored_median([3.0, 1.0], 1), censored_median([1.0], 2)
+    (3.0, None)
+    """
+    censored = sorted(values) + [math.inf] * unfinished
+    middle = statistics.median(censored) if censored else math.inf
+    return middle if math.isfinite(middle) else None
+
+
 def censored_times(group: Sequence[Mapping[str, Any]], metric: str = "total") -> dict[str, Any]:
     """The statistics of one group of runs with timeouts as censored data: ``times`` (the finished runs'
     ``metric`` seconds, sorted), ``unsolved`` (runs that hit the time or memory limit), ``limit`` (the time
@@ -47,11 +59,9 @@ def censored_times(group: Sequence[Mapping[str, Any]], metric: str = "total") ->
     unsolved = sum(r["status"] in UNSOLVED for r in group)
     limit = max((r.get("time_limit") or 0 for r in group), default=0) or None
     times = sorted(float(r[f"{metric}_seconds"]) for r in finished if r.get(f"{metric}_seconds") is not None)
-    censored = times + [math.inf] * unsolved
-    median = statistics.median(censored) if censored else math.inf
-    q1, q3 = _quartiles(censored)
+    q1, q3 = _quartiles(times + [math.inf] * unsolved)
     return {"times": times, "unsolved": unsolved, "limit": limit,
-            "median": median if math.isfinite(median) else None, "q1": q1, "q3": q3,
+            "median": censored_median(times, unsolved), "q1": q1, "q3": q3,
             "par2": par2([float(r.get("total_seconds") or 0.0) for r in finished], unsolved, limit)}
 
 
