@@ -27,7 +27,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator, Sequence
 
-from .board import Board, Cell, Problem, attacks
+from .board import SYMMETRIES, Board, Cell, Problem, attacks, transform
 from .cnf import CNF, Residual, build_cnf, build_residual, decode_model
 from .encodings import DEFAULT_ENCODING, Clause, get_encoding
 from .errors import InputError
@@ -154,8 +154,8 @@ def cubes(problem: Problem, depth: int | None = None) -> list[tuple[list[int], t
 
 def _end_pair(symmetry: str, n: int, a: int, b: int) -> tuple[int, int]:
     """Where a symmetry of :data:`ROW_END_SYMMETRIES` takes the (first-row, last-row) columns."""
-    return {"identity": (a, b), "mirror left-right": (n + 1 - a, n + 1 - b),
-            "mirror top-bottom": (b, a), "rotate 180": (n + 1 - b, n + 1 - a)}[symmetry]
+    first, last = sorted(transform(n, [(1, a), (n, b)], symmetry))
+    return first[1], last[1]
 
 
 def _placements(problem: Problem, rows: list[int], given: dict[int, int]) -> list[list[int]]:
@@ -213,23 +213,16 @@ def iter_boards(problem: Problem, encoding: str | None = None, solver: str | Non
     get_encoding(encoding)  # a bad name fails before any work
     n = problem.n
     lines = problem.lines()
-    for units, images in cubes(problem):
+    symmetry = dict(SYMMETRIES)
+    for units, names in cubes(problem):
+        images = [symmetry[name] for name in names[1:]]
         residual = build_residual(problem, [problem.cell(u) for u in units], encoding, define, lines)
         if residual is None:
             continue
         for board in _cube_boards(residual, backend):
             yield board
-            for name in images[1:]:
-                yield _image(name, n, board)
-
-
-def _image(symmetry: str, n: int, board: Board) -> Board:
-    """A board's image under one of :data:`ROW_END_SYMMETRIES` (a fast path of ``board.transform``)."""
-    if symmetry == "mirror left-right":
-        return tuple((r, n + 1 - c) for r, c in board)
-    if symmetry == "mirror top-bottom":
-        return tuple((n + 1 - r, c) for r, c in reversed(board))
-    return tuple((n + 1 - r, n + 1 - c) for r, c in reversed(board))
+            for f in images:
+                yield tuple(sorted(f(n, r, c) for r, c in board))
 
 
 # ------------------------------------------------------------------------------- foreign formulas
