@@ -34,7 +34,7 @@ bench: $(STAMP)
 
 # The course as HTML with every figure (the stored notebooks keep none): build/site/index.html.
 site: $(STAMP)
-	$(BIN)/python -c 'from nqueens_kit.bundle import build_site; print(build_site("build/site")[-1])'
+	$(BIN)/python -c 'from nqueens_kit.course.bundle import build_site; print(build_site("build/site")[-1])'
 
 install: $(STAMP)
 

@@ -22,11 +22,11 @@ from typing import Any
 
 import pycosat
 
-from nqueens_kit.board import verify
-from nqueens_kit.cnf import build_cnf
-from nqueens_kit.construct import construct, count_backtrack
-from nqueens_kit.encodings import ENCODINGS
 from nqueens_kit.methods import count_solutions, solve_sat
+from nqueens_kit.methods.sat.cnf import build_cnf
+from nqueens_kit.methods.sat.encodings import ENCODINGS
+from nqueens_kit.methods.search.construct import construct, count_backtrack
+from nqueens_kit.problem.board import verify
 
 
 def median_time(fn: Callable[[], Any], repeat: int) -> float:
@@ -113,8 +113,8 @@ def main() -> None:
     row(f"build pairwise CNF, n = {n} ({build_cnf(n).num_clauses:,} clauses)", kit, base, base_name="4-tuple loop")
 
     # 2. Memory: pairwise at n = 200 (13.25 M clauses), build only, in a fresh process.
-    baseline = peak_rss_mb("import nqueens_kit.cnf")
-    peak = peak_rss_mb("from nqueens_kit.cnf import build_cnf; c = build_cnf(200); assert c.num_clauses == 13253800")
+    baseline = peak_rss_mb("import nqueens_kit.methods.sat.cnf")
+    peak = peak_rss_mb("from nqueens_kit.methods.sat.cnf import build_cnf; c = build_cnf(200); assert c.num_clauses == 13253800")
     row("peak RSS building pairwise n = 200 (13,253,800 clauses)", peak, baseline, unit="MB",
         base_name="interpreter + kit, nothing built")
     start = time.perf_counter()

@@ -25,7 +25,7 @@ from typing import Any
 from nqueens_kit.bench import Config, make_configs
 from nqueens_kit.bench.environment import environment
 from nqueens_kit.bench.frontier import count_frontier, frontier
-from nqueens_kit.encodings import ENCODINGS
+from nqueens_kit.methods.sat.encodings import ENCODINGS
 from nqueens_kit.solvers import get_solver
 
 #: The solving frontier's SAT configurations (encoding, solver), where the solver is installed.

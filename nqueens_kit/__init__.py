@@ -14,23 +14,23 @@ cardinality*, and each formulation translates that description::
 
 The layers, from the bottom up:
 
-- the problem: :mod:`~nqueens_kit.board` (the problem, its lines, :func:`verify`, :func:`conflicts`, the 8
-  symmetries) and :mod:`~nqueens_kit.results` (:class:`Status`, :class:`SolveResult`, :class:`CountResult`,
+- the problem: :mod:`~nqueens_kit.problem.board` (the problem, its lines, :func:`verify`, :func:`conflicts`, the 8
+  symmetries) and :mod:`~nqueens_kit.problem.results` (:class:`Status`, :class:`SolveResult`, :class:`CountResult`,
   and the vocabulary: method, variant, solver, formula, model, board);
-- the models: :mod:`~nqueens_kit.encodings` and :mod:`~nqueens_kit.cnf` (N-queens -> CNF, each clause with its
-  line, closed-form sizes), :mod:`~nqueens_kit.dimacs` (DIMACS and solver output, read safely),
-  :mod:`~nqueens_kit.formulations` and :mod:`~nqueens_kit.ilp` (N-queens -> PuLP model, LP relaxation,
-  export), :mod:`~nqueens_kit.construct` (the explicit construction and bitmask backtracking);
+- the models: :mod:`~nqueens_kit.methods.sat.encodings` and :mod:`~nqueens_kit.methods.sat.cnf` (N-queens -> CNF, each clause with its
+  line, closed-form sizes), :mod:`~nqueens_kit.formats.dimacs` (DIMACS and solver output, read safely),
+  :mod:`~nqueens_kit.methods.ilp.formulations` and :mod:`~nqueens_kit.methods.ilp.model` (N-queens -> PuLP model, LP relaxation,
+  export), :mod:`~nqueens_kit.methods.search.construct` (the explicit construction and bitmask backtracking);
 - the solvers: :mod:`~nqueens_kit.solvers` (one module per backend family, each saying whether it is
   installed, how to install it, its version and what it can do);
-- running: :mod:`~nqueens_kit.isolate` (the one way to run a job in a child process with a wall-clock limit)
-  and :mod:`~nqueens_kit.limits` (the one time-limit check, the size guard);
+- running: :mod:`~nqueens_kit.runtime.isolate` (the one way to run a job in a child process with a wall-clock limit)
+  and :mod:`~nqueens_kit.runtime.limits` (the one time-limit check, the size guard);
 - **the method layer**, :mod:`~nqueens_kit.methods`: the registry of methods (``sat``, ``ilp``,
   ``construct``, ``backtrack``) with their variants and solvers, and the verbs :func:`solve`, :func:`count`
-  and :func:`iter_boards`; :mod:`~nqueens_kit.sat` is the SAT method's machinery;
+  and :func:`iter_boards`; :mod:`~nqueens_kit.methods.sat.solve` is the SAT method's machinery;
 - the front ends, which only look things up in the method layer: :mod:`~nqueens_kit.cli` (the
-  ``nqueens-kit`` command), the timing harness, :mod:`~nqueens_kit.plots` and :mod:`~nqueens_kit.report`,
-  the interactive apps, :mod:`~nqueens_kit.exercises`; :mod:`~nqueens_kit.style` gives all of them one
+  ``nqueens-kit`` command), the timing harness, :mod:`~nqueens_kit.viz.plots` and :mod:`~nqueens_kit.bench.report`,
+  the interactive apps, :mod:`~nqueens_kit.course.exercises`; :mod:`~nqueens_kit.viz.style` gives all of them one
   palette.
 
 >>> from nqueens_kit import Problem, solve_sat, verify
@@ -41,24 +41,8 @@ The layers, from the bottom up:
 
 from __future__ import annotations
 
-from .board import (
-    SYMMETRIES,
-    Line,
-    Problem,
-    canonical,
-    conflicts,
-    draw,
-    orbit,
-    transform,
-    verify,
-    violations,
-)
-from .cnf import CNF, build_cnf, predicted_size, write_dimacs
-from .construct import construct, count_backtrack, iter_backtrack
-from .dimacs import parse_dimacs, read_dimacs
-from .encodings import ENCODINGS, VarPool, exactly_one
 from .errors import ConflictError, DimacsError, InputError, NQueensError, SolverError, SolverNotAvailable
-from .formulations import FORMULATIONS
+from .formats.dimacs import parse_dimacs, read_dimacs
 from .methods import (
     METHODS,
     count,
@@ -70,7 +54,23 @@ from .methods import (
     solve_ilp,
     solve_sat,
 )
-from .results import CountResult, SolveResult, Status
+from .methods.ilp.formulations import FORMULATIONS
+from .methods.sat.cnf import CNF, build_cnf, predicted_size, write_dimacs
+from .methods.sat.encodings import ENCODINGS, VarPool, exactly_one
+from .methods.search.construct import construct, count_backtrack, iter_backtrack
+from .problem.board import (
+    SYMMETRIES,
+    Line,
+    Problem,
+    canonical,
+    conflicts,
+    draw,
+    orbit,
+    transform,
+    verify,
+    violations,
+)
+from .problem.results import CountResult, SolveResult, Status
 from .solvers import ILP_SOLVERS, SAT_SOLVERS
 
 __version__ = "0.1.0"

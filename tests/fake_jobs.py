@@ -8,8 +8,8 @@ import subprocess
 import sys
 import time
 
-from nqueens_kit import isolate
 from nqueens_kit.bench import worker
+from nqueens_kit.runtime import isolate
 
 PID_FILE_ENV = "NQUEENS_KIT_TEST_PID_FILE"
 

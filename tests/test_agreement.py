@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nqueens_kit import ENCODINGS, FORMULATIONS, Problem, count, solve, verify
-from nqueens_kit.board import attacks
+from nqueens_kit.problem.board import attacks
 from nqueens_kit.solvers import ILP_SOLVERS
 
 from .conftest import brute_force, need

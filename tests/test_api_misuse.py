@@ -13,10 +13,10 @@ import math
 import pytest
 
 import nqueens_kit as kit
-from nqueens_kit import cnf
 from nqueens_kit.errors import NQueensError
+from nqueens_kit.methods.sat import cnf
 
-construct_module = importlib.import_module("nqueens_kit.construct")  # the package re-exports a function of that name
+construct_module = importlib.import_module("nqueens_kit.methods.search.construct")  # the package re-exports a function of that name
 
 BAD_N = [0, -5, 2.5, 8.0, "abc", None, True, [8], "²", "８", math.nan, 10**30, b"8", "1_000"]
 BAD_CELLS = [[(1.7, 2.9)], [(9, 9)], [(0, 1)], ["x"], [(1,)], [(1, 2, 3)], "1,1", [None], 5, [(True, 1)], [(1, "²")]]

@@ -17,8 +17,8 @@ from nqueens_kit import apps as w
 from nqueens_kit.apps import completion as puzzle_module
 from nqueens_kit.apps import svg
 from nqueens_kit.bench import Config
-from nqueens_kit.board import verify
 from nqueens_kit.errors import InputError
+from nqueens_kit.problem.board import verify
 from nqueens_kit.solvers import SAT_SOLVERS
 
 from .conftest import need

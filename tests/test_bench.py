@@ -29,11 +29,11 @@ from nqueens_kit.bench import (
     summarise,
     worker,
 )
-from nqueens_kit.board import attacks
 from nqueens_kit.cli import main
-from nqueens_kit.cnf import predicted_size
 from nqueens_kit.errors import InputError, SolverNotAvailable
-from nqueens_kit.reference import published_count
+from nqueens_kit.methods.sat.cnf import predicted_size
+from nqueens_kit.problem.board import attacks
+from nqueens_kit.problem.reference import published_count
 from nqueens_kit.solvers import SAT_SOLVERS
 
 from . import fake_jobs
@@ -390,9 +390,9 @@ def test_read_results_errors(tmp_path):
 
 def test_ilp_rows_when_the_module_exists():
     try:
-        import nqueens_kit.ilp  # noqa: F401
+        import nqueens_kit.methods.ilp.model  # noqa: F401
     except ImportError:
-        need(False, "nqueens_kit.ilp")
+        need(False, "nqueens_kit.methods.ilp.model")
     rows = run_sweep(make_configs("ilp"), [4, 5, 6], repeat=1, timeout=60, progress=False)
     for row in rows:
         assert row["status"] == "solved" and row["verified"] is True and row["constraints"] > 0
@@ -481,7 +481,7 @@ def test_jobs_and_memory_limit_options(capsys, tmp_path):
 
 def test_plain_instances_reorder_the_formula(tmp_path):
     from nqueens_kit.bench.sweep import order_seed, plan_runs
-    from nqueens_kit.sat import permuted
+    from nqueens_kit.methods.sat.solve import permuted
 
     runs = plan_runs([Config("sat", "pairwise", "pycosat")], [8], repeat=2, instances=3, seed=4)
     orders = [run.order for run in runs]
@@ -512,7 +512,7 @@ def test_summary_separates_instances_from_repeats():
 
 
 def test_fresh_children_keep_numerical_libraries_on_one_thread(monkeypatch):
-    from nqueens_kit import isolate
+    from nqueens_kit.runtime import isolate
 
     monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
     monkeypatch.setenv("OMP_NUM_THREADS", "3")  # a user's own choice is kept
@@ -547,7 +547,7 @@ def test_frontier_doubles_then_bisects(monkeypatch, capsys):
 
 def test_count_frontier_goes_up_by_one_and_checks_the_published_count(monkeypatch, capsys):
     from nqueens_kit.bench import frontier as module
-    from nqueens_kit.results import CountResult
+    from nqueens_kit.problem.results import CountResult
 
     real = module.count_frontier([Config("sat", "sequential", "pycosat"), Config("backtrack")], limit=60, start=6,
                                  max_n=9)
@@ -604,8 +604,8 @@ def test_dask_bad_address_is_one_line(tmp_path):
 def test_phase_study_matches_backtracking():
     from nqueens_kit.bench.instances import parse_cells_text
     from nqueens_kit.bench.phase import phase_study, phase_summary
-    from nqueens_kit.board import Problem
-    from nqueens_kit.construct import iter_backtrack
+    from nqueens_kit.methods.search.construct import iter_backtrack
+    from nqueens_kit.problem.board import Problem
 
     rows = phase_study([Config("sat", "pairwise", "pycosat")], [8], [0.0, 0.25, 0.5], instances=4, timeout=30, seed=3)
     assert len(rows) == 4 * 3 and {r["density"] for r in rows} == {0.0, 0.25, 0.5}

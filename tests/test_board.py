@@ -4,7 +4,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nqueens_kit.board import (
+from nqueens_kit.errors import ConflictError, InputError
+from nqueens_kit.methods.search.construct import construct
+from nqueens_kit.problem.board import (
     SYMMETRIES,
     Problem,
     attacks,
@@ -18,9 +20,7 @@ from nqueens_kit.board import (
     verify,
     violations,
 )
-from nqueens_kit.construct import construct
-from nqueens_kit.errors import ConflictError, InputError
-from nqueens_kit.reference import published_count
+from nqueens_kit.problem.reference import published_count
 
 from .conftest import brute_force
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from nqueens_kit.bundle import build_site, copy_notebooks, notebook_files, notebooks_folder
 from nqueens_kit.cli import main
+from nqueens_kit.course.bundle import build_site, copy_notebooks, notebook_files, notebooks_folder
 from nqueens_kit.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent

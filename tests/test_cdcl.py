@@ -9,8 +9,8 @@ import pytest
 
 from nqueens_kit import ENCODINGS, Problem, build_cnf, verify
 from nqueens_kit.bench import random_preplacement
-from nqueens_kit.cdcl import KINDS, Solver, _luby, event_text, trace, trace_cadical
 from nqueens_kit.errors import InputError
+from nqueens_kit.inside.cdcl import KINDS, Solver, _luby, event_text, trace, trace_cadical
 
 from .conftest import random_formula
 

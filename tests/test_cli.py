@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from nqueens_kit.cli import main
-from nqueens_kit.cnf import build_cnf, write_dimacs
-from nqueens_kit.reference import published_count
+from nqueens_kit.methods.sat.cnf import build_cnf, write_dimacs
+from nqueens_kit.problem.reference import published_count
 from nqueens_kit.solvers import SAT_SOLVERS
 
 from .conftest import need

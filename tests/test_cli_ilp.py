@@ -10,10 +10,10 @@ import pulp
 import pytest
 
 import nqueens_kit.solvers.ilp_pulp as ilp_pulp
-from nqueens_kit.board import verify
 from nqueens_kit.cli import main
-from nqueens_kit.formulations import FORMULATIONS
-from nqueens_kit.reference import published_count
+from nqueens_kit.methods.ilp.formulations import FORMULATIONS
+from nqueens_kit.problem.board import verify
+from nqueens_kit.problem.reference import published_count
 from nqueens_kit.solvers import ILP_SOLVERS
 
 from .conftest import need

@@ -4,16 +4,16 @@ import itertools
 
 import pytest
 
-from nqueens_kit.board import Problem
-from nqueens_kit.cnf import (
+from nqueens_kit.errors import NQueensError
+from nqueens_kit.methods.sat.cnf import (
     build_cnf,
     dimacs_text,
     line_lengths,
     pairwise_clause_formula,
     predicted_size,
 )
-from nqueens_kit.encodings import ENCODINGS
-from nqueens_kit.errors import NQueensError
+from nqueens_kit.methods.sat.encodings import ENCODINGS
+from nqueens_kit.problem.board import Problem
 
 
 def test_lecture_counts():
@@ -93,8 +93,8 @@ def test_residual_formula_has_exactly_the_completions(encoding):
 
     import pycosat
 
-    from nqueens_kit.cnf import build_residual
-    from nqueens_kit.construct import iter_backtrack
+    from nqueens_kit.methods.sat.cnf import build_residual
+    from nqueens_kit.methods.search.construct import iter_backtrack
 
     rng = random.Random(7)
     tried = 0

@@ -2,10 +2,16 @@ from __future__ import annotations
 
 import pytest
 
-from nqueens_kit.board import verify
-from nqueens_kit.construct import construct, construction_columns, count_backtrack, iter_backtrack, solve_construct
 from nqueens_kit.errors import InputError
-from nqueens_kit.reference import published_count
+from nqueens_kit.methods.search.construct import (
+    construct,
+    construction_columns,
+    count_backtrack,
+    iter_backtrack,
+    solve_construct,
+)
+from nqueens_kit.problem.board import verify
+from nqueens_kit.problem.reference import published_count
 
 from .conftest import brute_force
 
@@ -23,7 +29,7 @@ def test_the_range_up_to_400_covers_every_case_of_the_construction():
 def test_iterative_counter_beyond_the_recursion_limit(monkeypatch):
     import sys
 
-    module = sys.modules["nqueens_kit.construct"]  # the module (the package re-exports a function of that name)
+    module = sys.modules["nqueens_kit.methods.search.construct"]  # the module (the package re-exports a function of that name)
     monkeypatch.setattr(module, "RECURSION_SAFE", 4)
     seen = []
     assert module.count_backtrack(8, progress=seen.append) == 92 and seen[-1] == 92
@@ -35,7 +41,7 @@ def test_construction_has_none_for_2_and_3():
         construct(3)
     assert solve_construct(2).status == "infeasible"
     with pytest.raises(InputError, match="pre-placed"):
-        from nqueens_kit.board import Problem
+        from nqueens_kit.problem.board import Problem
 
         solve_construct(Problem(8, [(1, 1)]))
 

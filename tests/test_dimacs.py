@@ -1,4 +1,4 @@
-"""The two readers of nqueens_kit.dimacs: DIMACS CNF files and SAT solvers' answers.
+"""The two readers of nqueens_kit.formats.dimacs: DIMACS CNF files and SAT solvers' answers.
 
 Three parts: the behaviour the kit has always had (round trips, tolerated forms, messages), regression
 tests for the bugs a fuzz run found (each failed on the earlier reader), and a hypothesis fuzz test that
@@ -18,10 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nqueens_kit import dimacs
-from nqueens_kit.board import Problem, verify
-from nqueens_kit.cnf import build_cnf, dimacs_text, write_dimacs
-from nqueens_kit.dimacs import (
+from nqueens_kit.errors import DimacsError, InputError
+from nqueens_kit.formats import dimacs
+from nqueens_kit.formats.dimacs import (
     MAX_CLAUSES,
     MAX_VARIABLES,
     SolverAnswer,
@@ -32,8 +31,9 @@ from nqueens_kit.dimacs import (
     read_solver_output,
     write_dimacs_clauses,
 )
-from nqueens_kit.encodings import ENCODINGS
-from nqueens_kit.errors import DimacsError, InputError
+from nqueens_kit.methods.sat.cnf import build_cnf, dimacs_text, write_dimacs
+from nqueens_kit.methods.sat.encodings import ENCODINGS
+from nqueens_kit.problem.board import Problem, verify
 
 # --------------------------------------------------------------------------------------------------------
 # CNF files: what has always been read

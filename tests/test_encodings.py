@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nqueens_kit.encodings import ENCODINGS, VarPool, exactly_one, get_encoding
 from nqueens_kit.errors import InputError
+from nqueens_kit.methods.sat.encodings import ENCODINGS, VarPool, exactly_one, get_encoding
 
 
 def _satisfiable_with(clauses, num_vars, fixed):

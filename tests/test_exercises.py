@@ -7,10 +7,7 @@ from functools import partial
 import pytest
 
 from nqueens_kit import verify
-from nqueens_kit.board import Problem
-from nqueens_kit.encodings import ENCODINGS, exactly_one, pairwise, sequential
-from nqueens_kit.errors import InputError
-from nqueens_kit.exercises import (
+from nqueens_kit.course.exercises import (
     Verdict,
     check_at_most_one,
     check_clause_count,
@@ -21,6 +18,9 @@ from nqueens_kit.exercises import (
     check_verify,
     resolve,
 )
+from nqueens_kit.errors import InputError
+from nqueens_kit.methods.sat.encodings import ENCODINGS, exactly_one, pairwise, sequential
+from nqueens_kit.problem.board import Problem
 
 
 @pytest.mark.parametrize("name", list(ENCODINGS))
@@ -109,7 +109,7 @@ def test_clause_count_checker() -> None:
 
 def test_cardinality_checks_reach_k_12() -> None:
     """A commander encoding that is right up to k = 9 and wrong from k = 10 on is caught."""
-    from nqueens_kit.encodings import commander
+    from nqueens_kit.methods.sat.encodings import commander
 
     def late_bug(lits, pool):
         clauses = commander(lits, pool)
@@ -121,7 +121,7 @@ def test_cardinality_checks_reach_k_12() -> None:
 
 
 def test_a_checker_that_skips_bounds_is_caught() -> None:
-    from nqueens_kit.exercises import check_verify
+    from nqueens_kit.course.exercises import check_verify
 
     def attacks_only(n, queens):
         queens = list(queens)

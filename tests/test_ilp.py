@@ -19,12 +19,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nqueens_kit.solvers.ilp_pulp as ilp_pulp
-from nqueens_kit.board import Problem, verify
 from nqueens_kit.errors import InputError, NQueensError, SolverNotAvailable
-from nqueens_kit.formulations import CBC_TUNED_OPTIONS, DEFAULT_FORMULATION, FORMULATIONS
-from nqueens_kit.ilp import build_model, export_model, lp_relaxation
 from nqueens_kit.methods import count, iter_boards, solve, solve_ilp
-from nqueens_kit.reference import published_count
+from nqueens_kit.methods.ilp.formulations import CBC_TUNED_OPTIONS, DEFAULT_FORMULATION, FORMULATIONS
+from nqueens_kit.methods.ilp.model import build_model, export_model, lp_relaxation
+from nqueens_kit.problem.board import Problem, verify
+from nqueens_kit.problem.reference import published_count
 from nqueens_kit.solvers import ILP_SOLVERS, get_solver
 
 from .conftest import brute_force, need

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from nqueens_kit.apps import inside
-from nqueens_kit.board import attacks
-from nqueens_kit.cdcl import state_at, trace
+from nqueens_kit.inside.cdcl import state_at, trace
+from nqueens_kit.problem.board import attacks
 
 
 def test_replayed_states_follow_the_trace() -> None:

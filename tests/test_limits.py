@@ -21,8 +21,8 @@ import pytest
 import nqueens_kit as kit
 from nqueens_kit.cli import main
 from nqueens_kit.errors import InputError, SolverError
-from nqueens_kit.limits import MEMORY_ENV, parse_bytes
-from nqueens_kit.reference import published_count
+from nqueens_kit.problem.reference import published_count
+from nqueens_kit.runtime.limits import MEMORY_ENV, parse_bytes
 from nqueens_kit.solvers import SAT_SOLVERS, SatOutcome
 from nqueens_kit.solvers.embedded import Pycosat
 

@@ -208,11 +208,11 @@ def test_the_app_notebook_has_next_to_no_code() -> None:
 
 
 def test_exercises_include_self_checking_ones() -> None:
-    """Every chapter ends with at least one exercise a checker from nqueens_kit.exercises marks."""
+    """Every chapter ends with at least one exercise a checker from nqueens_kit.course.exercises marks."""
     for name in EXPECTED:
         section = _exercise_code(_load(name)["cells"])
         assert re.search(r"\bcheck_\w+\(", section), f"{name}: no self-checking exercise"
-        assert "from nqueens_kit.exercises import" in section
+        assert "from nqueens_kit.course.exercises import" in section
 
 
 if __name__ == "__main__":  # refresh the stored form: python tests/test_notebooks.py [NOTEBOOK ...]

@@ -114,7 +114,7 @@ def test_sdist_and_wheel_carry_tests_notebooks_and_types(tmp_path):
     names = set(zipfile.ZipFile(wheel).namelist())
     chapters = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
     assert {f"nqueens_kit/_notebooks/{name}" for name in chapters} <= names
-    assert {"nqueens_kit/py.typed", "nqueens_kit/data/nqueens_counts.json",
+    assert {"nqueens_kit/py.typed", "nqueens_kit/problem/data/nqueens_counts.json",
             "nqueens_kit/_notebooks/data/sweep.csv"} <= names
     assert any(name.endswith("licenses/LICENSE") for name in names)
     with tarfile.open(sdist) as archive:

@@ -11,11 +11,11 @@ from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from nqueens_kit.board import canonical, verify
-from nqueens_kit.cnf import predicted_size
-from nqueens_kit.construct import construct, iter_backtrack
 from nqueens_kit.errors import InputError
-from nqueens_kit.plots import (
+from nqueens_kit.methods.sat.cnf import predicted_size
+from nqueens_kit.methods.search.construct import construct, iter_backtrack
+from nqueens_kit.problem.board import canonical, verify
+from nqueens_kit.viz.plots import (
     GLYPH_LIMIT,
     PREPLACED_COLOUR,
     QUEEN_COLOUR,
@@ -258,7 +258,7 @@ def test_save_refuses_bad_paths(tmp_path, name):
 
 
 def test_plot_phase_draws_each_cost_and_marks_the_crossing():
-    from nqueens_kit.plots import plot_phase
+    from nqueens_kit.viz.plots import plot_phase
 
     summary = []
     for n in (10, 20):

@@ -11,7 +11,7 @@ import pytest
 from nqueens_kit import Problem, build_cnf
 from nqueens_kit.cli import main
 from nqueens_kit.errors import InputError
-from nqueens_kit.proofs import CHECKERS, Proof, check, prove, replay, solve_with_proof
+from nqueens_kit.inside.proofs import CHECKERS, Proof, check, prove, replay, solve_with_proof
 from nqueens_kit.solvers import get_solver
 
 INFEASIBLE = [Problem(2), Problem(3), Problem(8, [(1, 1), (2, 3)]), Problem(6, [(1, 2), (2, 5)])]

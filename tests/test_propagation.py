@@ -6,8 +6,8 @@ import random
 
 from nqueens_kit import ENCODINGS, Problem
 from nqueens_kit.bench import random_preplacement
-from nqueens_kit.board import attacks
-from nqueens_kit.propagation import deduced, strength, truth, unit_propagate
+from nqueens_kit.inside.propagation import deduced, strength, truth, unit_propagate
+from nqueens_kit.problem.board import attacks
 
 from .conftest import random_formula
 

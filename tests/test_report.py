@@ -8,9 +8,9 @@ import json
 import pytest
 
 from nqueens_kit.bench import COLUMNS, Config, meta_path, read_results, run_sweep
+from nqueens_kit.bench.report import medians_table, to_html, to_markdown, write_report
 from nqueens_kit.cli import main
 from nqueens_kit.errors import InputError
-from nqueens_kit.report import medians_table, to_html, to_markdown, write_report
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -174,7 +174,7 @@ def _run(config, n, repeat, status, seconds, limit=2.0):
 
 
 def test_par2_table_counts_timeouts_as_twice_the_limit():
-    from nqueens_kit.report import _par2_table
+    from nqueens_kit.bench.report import _par2_table
 
     sat, ilp = ("sat", "pairwise", "pycosat"), ("ilp", "lines", "cbc")
     rows = [_run(sat, 8, 1, "solved", 0.1), _run(sat, 8, 2, "solved", 0.3), _run(sat, 9, 1, "infeasible", 0.2),
@@ -188,7 +188,7 @@ def test_par2_table_counts_timeouts_as_twice_the_limit():
     assert by_label["ILP lines/cbc"][5] == "3 s"                      # (1 + 4 + 4) / 3
     assert by_label["ILP lines/cbc"][6] == "> 2 s"                    # the median run hit the limit
     assert by_label["SAT pairwise/pycosat"][8] == "50%"
-    from nqueens_kit.report import _seconds
+    from nqueens_kit.bench.report import _seconds
 
     # the summary's quartiles (inclusive), so the report and summarise() agree
     assert by_label["SAT pairwise/pycosat"][7] == f"{_seconds(0.15)} – {_seconds(0.25)}"
@@ -196,7 +196,7 @@ def test_par2_table_counts_timeouts_as_twice_the_limit():
 
 
 def test_cactus_and_ecdf_draw_finished_runs_only():
-    from nqueens_kit.plots import plot_cactus, plot_ecdf
+    from nqueens_kit.viz.plots import plot_cactus, plot_ecdf
 
     sat = ("sat", "pairwise", "pycosat")
     rows = [_run(sat, n, 1, "solved", t) for n, t in ((8, 0.3), (9, 0.1), (10, 0.2))]

@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nqueens_kit.board import Problem, attacks, transform, verify
-from nqueens_kit.cnf import build_cnf
-from nqueens_kit.construct import iter_backtrack
-from nqueens_kit.encodings import ENCODINGS
 from nqueens_kit.errors import InputError, NQueensError, SolverNotAvailable
 from nqueens_kit.methods import count_solutions, iter_solutions, solve_sat
-from nqueens_kit.reference import published_count
-from nqueens_kit.sat import ROW_END_SYMMETRIES, cubes, iter_boards, iter_projected
+from nqueens_kit.methods.sat.cnf import build_cnf
+from nqueens_kit.methods.sat.encodings import ENCODINGS
+from nqueens_kit.methods.sat.solve import ROW_END_SYMMETRIES, cubes, iter_boards, iter_projected
+from nqueens_kit.methods.search.construct import iter_backtrack
+from nqueens_kit.problem.board import Problem, attacks, transform, verify
+from nqueens_kit.problem.reference import published_count
 from nqueens_kit.solvers import SAT_SOLVERS, Binary, Pycosat, get_solver
 
 from .conftest import brute_force, need
@@ -237,7 +237,7 @@ def test_count_projected_with_helpers(solver):
 
 def test_projected_partition_covers_every_assignment():
     """The pycosat route for formulas with helpers splits on the first rows; nothing may be lost or doubled."""
-    from nqueens_kit.sat import _partition
+    from nqueens_kit.methods.sat.solve import _partition
 
     for n in (1, 2, 3):
         cubes_ = list(_partition(n, rows=min(2, n)))

@@ -7,12 +7,12 @@ import json
 import pytest
 
 from nqueens_kit import ENCODINGS, Problem, build_cnf
-from nqueens_kit.board import canonical, orbit
 from nqueens_kit.cli import main
-from nqueens_kit.construct import iter_backtrack
 from nqueens_kit.errors import InputError
-from nqueens_kit.reference import published_count
-from nqueens_kit.symmetry import _boards_sat, count_broken, lex_leader_clauses, solve_broken
+from nqueens_kit.inside.symmetry import _boards_sat, count_broken, lex_leader_clauses, solve_broken
+from nqueens_kit.methods.search.construct import iter_backtrack
+from nqueens_kit.problem.board import canonical, orbit
+from nqueens_kit.problem.reference import published_count
 
 
 @pytest.mark.parametrize("n", range(1, 10))
@@ -77,7 +77,7 @@ def test_cli_counts(capsys) -> None:
 @pytest.mark.parametrize("encoding", list(ENCODINGS))
 def test_model_count_projected_is_the_number_of_boards(encoding: str) -> None:
     pytest.importorskip("pyganak")
-    from nqueens_kit.modelcount import model_count
+    from nqueens_kit.methods.modelcount import model_count
 
     for n in (1, 2, 3, 4, 5, 6, 7):
         assert model_count(n, encoding).count == published_count(n), (n, encoding)
@@ -87,7 +87,7 @@ def test_model_count_projected_is_the_number_of_boards(encoding: str) -> None:
 
 def test_model_count_without_projection_counts_helpers_too(capsys) -> None:
     pytest.importorskip("pyganak")
-    from nqueens_kit.modelcount import model_count
+    from nqueens_kit.methods.modelcount import model_count
 
     assert model_count(6, "pairwise", project=False).count == 4  # no helpers: the same
     helpers = model_count(6, "binary", project=False)

@@ -17,9 +17,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..board import Board, Problem
 from ..methods import METHODS, first_boards, get_method, solve
-from ..results import SolveResult, Status
+from ..problem.board import Board, Problem
+from ..problem.results import SolveResult, Status
 from ..solvers import SAT_SOLVERS
 from .common import APP_TIME_LIMIT, Job, Messages, clamp_size, dropdown, guarded, installed_solvers, ms
 from .svg import board_svg

@@ -214,7 +214,7 @@ def installed_solvers(method: str) -> list[str]:
 def clamp_size(value: Any, low: int, high: int, what: str = "n") -> tuple[int, str]:
     """A size for a slider: the value if it is a whole number within range, else the nearest valid one and a
     message saying what was wrong (widgets show messages, they do not raise)."""
-    from ..board import whole_number
+    from ..problem.board import whole_number
 
     number = whole_number(value)
     if number is None:

@@ -17,10 +17,10 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..board import Board, Cell, Problem, conflicts
 from ..errors import NQueensError
 from ..methods import solve
-from ..results import SolveResult, Status
+from ..problem.board import Board, Cell, Problem, conflicts
+from ..problem.results import SolveResult, Status
 from .common import APP_TIME_LIMIT, Job, Messages, clamp_size, guarded, installed_solvers, ms
 from .svg import CONFLICT_COLOR, CORE_COLOR, DARK, LIGHT, PLACED_COLOR, QUEEN, QUEEN_COLOR
 

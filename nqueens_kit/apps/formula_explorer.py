@@ -15,9 +15,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..board import board_lines
-from ..cnf import CNF, PART_TEXT, build_cnf, predicted_size
-from ..encodings import DEFAULT_ENCODING, ENCODINGS
+from ..methods.sat.cnf import CNF, PART_TEXT, build_cnf, predicted_size
+from ..methods.sat.encodings import DEFAULT_ENCODING, ENCODINGS
+from ..problem.board import board_lines
 from .common import Messages, clamp_size, dropdown, guarded
 from .svg import board_svg
 

@@ -22,12 +22,12 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from .. import isolate
-from ..board import Problem, parse_cell
-from ..cdcl import Trace, event_text, state_at, trace, trace_cadical
-from ..encodings import ENCODINGS
 from ..errors import InputError
-from ..formulations import FORMULATIONS
+from ..inside.cdcl import Trace, event_text, state_at, trace, trace_cadical
+from ..methods.ilp.formulations import FORMULATIONS
+from ..methods.sat.encodings import ENCODINGS
+from ..problem.board import Problem, parse_cell
+from ..runtime import isolate
 from .common import APP_TIME_LIMIT, Job, Messages, clamp_size, dropdown, figure_png, guarded, installed_solvers
 from .svg import board_svg
 
@@ -170,7 +170,7 @@ class Inside(Messages, widgets.VBox):
 
     @guarded
     def run_bnb(self) -> None:
-        from ..bnb import branch_and_bound
+        from ..inside.bnb import branch_and_bound
 
         if self.lp_solver.value == "(none)":
             raise InputError("no LP solver is installed (pip install pulp highspy)")
@@ -179,8 +179,8 @@ class Inside(Messages, widgets.VBox):
                            f"branch and bound on {self.bnb_n.value}-queens")
 
     def _bounded(self, tree: Any) -> None:
-        from ..bnb import tree_text
-        from ..plots import plot_bnb_tree
+        from ..inside.bnb import tree_text
+        from ..viz.plots import plot_bnb_tree
 
         if tree is None:
             self.say("stopped: no tree", "warn")
@@ -197,7 +197,7 @@ class Inside(Messages, widgets.VBox):
 
     @guarded
     def show_node(self) -> None:
-        from ..plots import heatmap
+        from ..viz.plots import heatmap
 
         if self.tree is None or self.node.value is None:
             return

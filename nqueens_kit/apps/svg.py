@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable
 
-from ..board import Cell
+from ..problem.board import Cell
 
 BOARD_PX = 360
 LIGHT, DARK = "#f0d9b5", "#b58863"

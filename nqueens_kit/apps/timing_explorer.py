@@ -2,7 +2,7 @@
 
 The sweep runs through :func:`nqueens_kit.bench.run_sweep` in a background thread (each run a fresh process
 with its time limit); Stop kills the run under way and ends the sweep.  Colours follow
-:mod:`nqueens_kit.style`, the same in every chapter.
+:mod:`nqueens_kit.viz.style`, the same in every chapter.
 
 >>> app = timing_explorer([("sat", "pairwise", "pycosat")], ns=(4, 6), step=1)
 >>> app.sizes(), app.repeat.value
@@ -18,9 +18,9 @@ from typing import Any
 import ipywidgets as widgets
 
 from ..bench import Config, run_sweep
-from ..encodings import ENCODINGS
-from ..formulations import FORMULATIONS
 from ..methods import get_method
+from ..methods.ilp.formulations import FORMULATIONS
+from ..methods.sat.encodings import ENCODINGS
 from .common import Job, Messages, figure_png, guarded, installed_solvers, ms
 
 #: The timing explorer refuses sweeps of more runs than this (each run is a fresh process).
@@ -166,7 +166,7 @@ class TimingExplorer(Messages, widgets.VBox):
         self.say(summary, "ok" if not problems and not stopped else "warn")
 
     def _draw(self) -> None:
-        from ..plots import plot_time
+        from ..viz.plots import plot_time
 
         if any(row["status"] in ("solved", "infeasible") for row in self.rows):
             self.plot.value = figure_png(plot_time(self.rows, title=f"median build + solve time of "

@@ -5,7 +5,7 @@ Along its jobs:
 - :mod:`.config`: what is timed (:class:`Config`: method, variant, solver, settings; :func:`make_configs`,
   :func:`parse_ns`, and :func:`check_available`, the one explicit look at what is installed);
 - :mod:`.instances`: which boards (plain, or random completion instances, the same on every machine);
-- :mod:`.worker`: one run in a fresh interpreter through :mod:`nqueens_kit.isolate`, with wall, CPU, solver
+- :mod:`.worker`: one run in a fresh interpreter through :mod:`nqueens_kit.runtime.isolate`, with wall, CPU, solver
   and start-up time and the peak memory of the process tree;
 - :mod:`.results`: the crash-safe, locked results CSV and its sidecar, read back safely;
 - :mod:`.summary`: medians, quartiles and PAR-2 per configuration and n (timeouts are censored data);

@@ -16,10 +16,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..board import parse_n, whole_number
 from ..errors import InputError
-from ..formulations import solver_options
 from ..methods import METHODS, Choice, get_method
+from ..methods.ilp.formulations import solver_options
+from ..problem.board import parse_n, whole_number
 from ..solvers import REGISTRIES
 
 #: Methods a sweep can time, in the order tables list them.
@@ -228,7 +228,7 @@ def parse_ns(text: str | int | Iterable[int]) -> list[int]:
 
 def config_order(config: Config) -> tuple[int, tuple[str, ...]]:
     """Sort key: by method in :data:`METHOD_ORDER`, then by names, the default settings (tuned) first."""
-    from ..formulations import SETTINGS
+    from ..methods.ilp.formulations import SETTINGS
 
     method, variant, solver, settings = config.key
     rank = list(SETTINGS).index(settings) if settings in SETTINGS else -1

@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from ..limits import physical_memory
+from ..runtime.limits import physical_memory
 from ..solvers import REGISTRIES
 from ..solvers.base import Solver, package_version
 from .config import Config
@@ -103,7 +103,7 @@ def solver_versions(configs: Iterable[Config]) -> dict[str, str | None]:
 
 def solver_settings(configs: Iterable[Config]) -> dict[str, Any]:
     """The solver options each configuration runs with (what ``SolveResult.options`` records)."""
-    from ..formulations import solver_options
+    from ..methods.ilp.formulations import solver_options
 
     settings: dict[str, Any] = {}
     for config in configs:

@@ -23,11 +23,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..board import verify
 from ..errors import InputError
-from ..limits import check_time_limit
-from ..reference import published_count
-from ..results import Status
+from ..problem.board import verify
+from ..problem.reference import published_count
+from ..problem.results import Status
+from ..runtime.limits import check_time_limit
 from .config import Config
 from .sweep import Run
 from .worker import run_worker

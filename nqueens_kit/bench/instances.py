@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from ..board import Cell, attacks
 from ..errors import InputError
+from ..problem.board import Cell, attacks
 
 
 def random_preplacement(n: int, k: int, seed: int, instance: int = 1) -> tuple[Cell, ...]:
@@ -80,6 +80,6 @@ def cells_text(cells: Iterable[Cell]) -> str:
 
 def parse_cells_text(text: str) -> tuple[Cell, ...]:
     """Inverse of :func:`cells_text`."""
-    from ..board import parse_cell
+    from ..problem.board import parse_cell
 
     return tuple(parse_cell(item) for item in text.split()) if text else ()

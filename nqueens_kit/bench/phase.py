@@ -13,7 +13,7 @@ harness (a fresh process per run, a wall-clock limit, verified boards), and :fun
 per (configuration, n, density) the share of instances with a solution, the median and PAR-2 time and the
 median search effort the solver reports (conflicts, branch-and-bound nodes), which does not depend on the
 machine.  :func:`crossing` finds where half have a solution, :func:`hardest` the costliest density, and
-:func:`nqueens_kit.plots.plot_phase` draws both.  :data:`STORED_STUDY` is the study notebook 5 stores.
+:func:`nqueens_kit.viz.plots.plot_phase` draws both.  :data:`STORED_STUDY` is the study notebook 5 stores.
 
 >>> from nqueens_kit.bench import Config
 >>> rows = phase_study([Config("sat", "pairwise", "pycosat")], [6], [0.0, 0.5], instances=2, timeout=10)

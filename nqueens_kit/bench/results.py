@@ -24,9 +24,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from ..board import MAX_N
 from ..errors import InputError
-from ..results import Status
+from ..problem.board import MAX_N
+from ..problem.results import Status
 
 COLUMNS = (
     "n", "method", "encoding", "formulation", "solver", "repeat", "status",

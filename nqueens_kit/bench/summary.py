@@ -20,7 +20,7 @@ import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..results import Status
+from ..problem.results import Status
 from .config import Config, config_order
 
 FINISHED = (Status.SOLVED, Status.INFEASIBLE)

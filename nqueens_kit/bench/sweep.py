@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..board import Cell, verify
 from ..errors import InputError
-from ..limits import check_time_limit
-from ..results import Status
+from ..problem.board import Cell, verify
+from ..problem.results import Status
+from ..runtime.limits import check_time_limit
 from . import worker
 from .config import Config, parse_ns
 from .environment import command_line, environment, load_average, now

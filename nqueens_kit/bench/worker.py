@@ -1,6 +1,6 @@
 """One timed run: a configuration on one instance, in a fresh Python process with a wall-clock limit.
 
-:func:`run_worker` (the parent) hands :func:`run_job` to :func:`nqueens_kit.isolate.run_in_child` with
+:func:`run_worker` (the parent) hands :func:`run_job` to :func:`nqueens_kit.runtime.isolate.run_in_child` with
 ``fresh=True``: a new interpreter imports the kit and the solver's Python package, says it is ready, and
 only then is the run timed, so interpreter start-up and imports are recorded apart (``startup_seconds``).
 The child leads its own process group: at the limit it is killed with every solver process it started.
@@ -26,9 +26,9 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .. import isolate
-from ..board import Problem
 from ..methods import Choice, get_method, solve
+from ..problem.board import Problem
+from ..runtime import isolate
 
 #: How long a fresh interpreter may take to start and import its solver.
 STARTUP_SECONDS = isolate.STARTUP_SECONDS
@@ -54,7 +54,7 @@ def _warm_up(choice: Choice) -> None:
         except ImportError:
             pass
     if chosen.name == "sat":
-        from .. import cnf, sat  # noqa: F401
+        from ..methods.sat import cnf, solve  # noqa: F401
 
 
 def run_job(spec: Mapping[str, Any], time_limit: float | None) -> dict[str, Any]:
@@ -91,14 +91,14 @@ def _solve_blocked(problem: Problem, choice: Choice, blocked: list[Any], time_li
 
     deadline = None if time_limit is None else time.monotonic() + time_limit
     if choice.method == "sat":
-        from ..cnf import build_cnf
-        from ..sat import solve_here
+        from ..methods.sat.cnf import build_cnf
+        from ..methods.sat.solve import solve_here
 
         cnf = build_cnf(problem, choice.variant or "pairwise")
         cnf.clauses = cnf.clauses + [[-problem.var(r, c)] for r, c in blocked]
         return solve_here(problem, cnf.encoding, choice.solver, deadline, cnf=cnf)
     if choice.method == "ilp":
-        from ..ilp import solve_here as ilp_solve
+        from ..methods.ilp.model import solve_here as ilp_solve
 
         def block(model: Any) -> None:
             for r, c in blocked:

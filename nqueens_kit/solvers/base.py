@@ -92,7 +92,7 @@ class SatSolver(Solver):
               assumptions: Sequence[int] = ()) -> SatOutcome:
         """Solve in this process.  ``deadline`` (``time.monotonic()`` seconds) is honoured where the solver
         can stop itself or be stopped; callers that need a hard limit run the whole job in
-        :func:`nqueens_kit.isolate.run_in_child`."""
+        :func:`nqueens_kit.runtime.isolate.run_in_child`."""
         raise NotImplementedError
 
     def prove(self, clauses: Sequence[Clause], num_vars: int,

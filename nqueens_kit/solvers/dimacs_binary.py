@@ -18,8 +18,8 @@ import time
 from collections.abc import Sequence
 from typing import IO
 
-from ..dimacs import SolverAnswer, read_solver_output, write_dimacs_clauses
 from ..errors import InputError, NQueensError, SolverNotAvailable
+from ..formats.dimacs import SolverAnswer, read_solver_output, write_dimacs_clauses
 from .base import Capabilities, Clause, SatOutcome, SatSolver, first_version_line
 
 #: Lines of a solver's error output kept for an error message.

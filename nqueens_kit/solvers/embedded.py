@@ -1,7 +1,7 @@
 """pycosat: PicoSAT embedded in Python, the kit's default SAT solver.
 
 It has no time limit (only a propagation limit) and cannot be interrupted, so a solve that must be
-stoppable runs in a child process (:mod:`nqueens_kit.isolate`).  :meth:`Pycosat.all_models` is pycosat's
+stoppable runs in a child process (:mod:`nqueens_kit.runtime.isolate`).  :meth:`Pycosat.all_models` is pycosat's
 own incremental enumeration, which blocks each model over *all* variables: exact only for formulas whose
 every variable is a function of the board (no helpers, or defined helpers).
 """

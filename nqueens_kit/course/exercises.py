@@ -1,0 +1,376 @@
+"""Self-checking exercises for the notebooks: a student writes a function, a checker says whether it is right.
+
+Inside:
+
+- :class:`Verdict`: what every checker returns; true when the answer is right, and its text (shown in a
+  notebook) is a friendly sentence that names a counterexample when the answer is wrong.
+- :func:`check_at_most_one` and :func:`check_exactly_one`: a student's CNF encoding ``f(lits, pool)``
+  checked against every assignment of k = 1 .. 6 literals and, up to k = 12 (where recursive encodings such
+  as the commander one first recurse twice), every assignment with up to three true literals and a sample of
+  the rest (helper variables allowed).
+- :func:`check_clause_count`: a student's closed-form clause count ``f(n)`` against the generated formula.
+- :func:`check_verify`: a student's solution checker ``f(n, queens)`` against boards with every kind of flaw.
+- :func:`check_diagonals`: a student's list of the diagonal lines of a board (for the ILP constraints).
+- :func:`resolve`: one resolution step, for proving a formula unsatisfiable by hand.
+- :func:`check_count`: a student's count of solutions against backtracking.
+- :func:`check_par2`: a student's PAR-2 score (runs that hit the time limit count twice the limit).
+
+The checkers are independent of the encoder under test: an at-most-one formula is judged by solving it
+with each assignment of the literals forced, which says directly which assignments it allows.
+
+>>> from nqueens_kit.methods.sat.encodings import pairwise
+>>> check_at_most_one(pairwise)
+Correct: these clauses allow exactly the assignments with at most one true literal, for every k from 1 to 12.
+>>> def forgets_the_last_pair(lits, pool):
+...     return [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:-1]]
+>>> verdict = check_at_most_one(forgets_the_last_pair)
+>>> bool(verdict), verdict.counterexample
+(False, ((1, 2), (True, True)))
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from itertools import product as assignments
+from typing import Any
+
+from ..methods.sat.cnf import build_cnf
+from ..methods.sat.encodings import Clause, VarPool
+from ..methods.search.construct import construct, iter_backtrack
+from ..problem.board import Cell, Problem, board_lines, canonical, verify
+
+#: The largest number of literals the cardinality checks try.
+MAX_K = 12
+#: Up to this k every assignment is tried (2^6 = 64); above it, those with at most three true literals,
+#: all true, and a sample of the others.
+EXHAUSTIVE_K = 6
+SAMPLE = 40
+
+
+@dataclass
+class Verdict:
+    """A checker's answer: ``ok``, a friendly ``message``, and the ``counterexample`` when there is one.
+
+    A verdict is true when the answer is right, so ``assert check_...(f)`` works in a test; in a notebook
+    its text is what is shown.
+    """
+
+    ok: bool
+    message: str
+    counterexample: Any = None
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def __repr__(self) -> str:
+        return self.message
+
+    __str__ = __repr__
+
+
+def _call_encoder(encode: Callable[..., Any], lits: list[int], pool: VarPool) -> list[Clause]:
+    """Call ``encode(lits, pool)`` or ``encode(lits)`` (a student may not need helper variables)."""
+    try:
+        takes_pool = len(inspect.signature(encode).parameters) >= 2
+    except (TypeError, ValueError):
+        takes_pool = True
+    result = encode(list(lits), pool) if takes_pool else encode(list(lits))
+    if result is None:
+        raise TypeError("the function returned None; it should return a list of clauses")
+    return [list(clause) for clause in result]
+
+
+def _describe(lits: Sequence[int], values: Sequence[bool]) -> str:
+    return ", ".join(f"x{lit}={'T' if value else 'F'}" for lit, value in zip(lits, values, strict=True))
+
+
+def _satisfiable(clauses: list[Clause], units: list[int]) -> bool:
+    import pycosat
+
+    return pycosat.solve(clauses + [[u] for u in units]) != "UNSAT"
+
+
+def _check_cardinality(encode: Callable[..., Any], exact: bool, max_k: int) -> Verdict:
+    what = "exactly-one" if exact else "at-most-one"
+    rule = "exactly one true literal" if exact else "at most one true literal"
+    # k = 1 .. max_k over 1..k, and once over scattered, unsorted ids to catch code that assumes 1..k.
+    cases: list[list[int]] = [list(range(1, k + 1)) for k in range(1, max_k + 1)]
+    cases.append([7, 3, 9, 5])
+    for lits in cases:
+        k = len(lits)
+        pool = VarPool(max(lits))
+        try:
+            clauses = _call_encoder(encode, lits, pool)
+        except Exception as exc:  # a student's code: report whatever it raised
+            return Verdict(False, f"Not yet: your function raised {type(exc).__name__}: {exc} (for literals {lits}).",
+                           (tuple(lits), None))
+        for clause in clauses:
+            for lit in clause:
+                if not isinstance(lit, int) or isinstance(lit, bool) or lit == 0:
+                    return Verdict(False, f"Not yet: every literal must be a non-zero int, but a clause for "
+                                          f"literals {lits} holds {lit!r}.", (tuple(lits), None))
+                if abs(lit) not in lits and abs(lit) <= max(lits):
+                    return Verdict(False, f"Not yet: for literals {lits} a clause uses variable {abs(lit)}, which is "
+                                          "neither one of them nor a fresh helper from pool.new().",
+                                   (tuple(lits), None))
+                if abs(lit) > pool.top:
+                    return Verdict(False, f"Not yet: for literals {lits} a clause uses variable {abs(lit)}, which "
+                                          "pool did not hand out; take helper variables with pool.new().",
+                                   (tuple(lits), None))
+        for values in _assignments(k):
+            allowed = sum(values) == 1 if exact else sum(values) <= 1
+            units = [lit if value else -lit for lit, value in zip(lits, values, strict=True)]
+            if _satisfiable(clauses, units) != allowed:
+                shown = _describe(lits, values)
+                if allowed:
+                    message = (f"Not yet: with k = {k} literals your clauses forbid {shown}, "
+                               f"which has {sum(values)} true literal(s) and should be allowed ({rule}).")
+                else:
+                    message = (f"Not yet: with k = {k} literals your clauses allow {shown}, "
+                               f"which has {sum(values)} true literals; {what} must forbid it.")
+                return Verdict(False, message, (tuple(lits), tuple(values)))
+    return Verdict(True, f"Correct: these clauses allow exactly the assignments with {rule}, "
+                         f"for every k from 1 to {max_k}.")
+
+
+def _assignments(k: int) -> list[tuple[bool, ...]]:
+    """The assignments of k literals a cardinality check tries (see :data:`EXHAUSTIVE_K`)."""
+    if k <= EXHAUSTIVE_K:
+        return list(assignments((False, True), repeat=k))
+    chosen = [tuple(i in ones for i in range(k)) for size in range(4) for ones in combinations(range(k), size)]
+    rng = random.Random(k)  # the same sample every time, so a verdict does not change from run to run
+    chosen += [tuple(rng.random() < 0.5 for _ in range(k)) for _ in range(SAMPLE)]
+    chosen.append((True,) * k)
+    return chosen
+
+
+def check_at_most_one(encode: Callable[..., Any], max_k: int = MAX_K) -> Verdict:
+    """Check an at-most-one encoding ``encode(lits, pool) -> clauses`` (or ``encode(lits)``) by brute force.
+
+    For each k = 1 .. ``max_k`` it tries the assignments of the literals (all 2^k up to k = 6; above, every one
+    with at most three true literals and a sample of the rest): the clauses (with any helper variables taken
+    from ``pool.new()`` left free) must be satisfiable exactly when at most one literal is true.  A wrong
+    encoding gets the first assignment it gets wrong as ``counterexample``: ``(literals, values)``.
+
+    >>> check_at_most_one(lambda lits: []).counterexample
+    ((1, 2), (True, True))
+    """
+    return _check_cardinality(encode, exact=False, max_k=max_k)
+
+
+def check_exactly_one(encode: Callable[..., Any], max_k: int = MAX_K) -> Verdict:
+    """Like :func:`check_at_most_one` for an exactly-one encoding (at least one and at most one).
+
+    >>> from nqueens_kit.methods.sat.encodings import exactly_one
+    >>> bool(check_exactly_one(exactly_one))
+    True
+    >>> check_exactly_one(lambda lits: [list(lits)]).counterexample
+    ((1, 2), (True, True))
+    """
+    return _check_cardinality(encode, exact=True, max_k=max_k)
+
+
+def check_count(answer: Any, problem: Problem | int, fundamental: bool = False) -> Verdict:
+    """Check a student's count of the solutions (or fundamental solutions) of ``problem`` against bitmask
+    backtracking.
+
+    >>> check_count(4, Problem(8, [(1, 1)]))
+    Correct: 8-queens with queens placed at 1,1 has 4 solutions.
+    >>> bool(check_count(92, 8)), bool(check_count(5, Problem(8, [(1, 1)])))
+    (True, False)
+    """
+    problem = problem if isinstance(problem, Problem) else Problem(problem)
+    boards = list(iter_backtrack(problem))
+    truth = len({canonical(problem.n, b) for b in boards}) if fundamental else len(boards)
+    what = "fundamental solutions" if fundamental else "solutions"
+    if isinstance(answer, bool) or not isinstance(answer, int):
+        return Verdict(False, f"Not yet: give the number of {what} as a whole number, not {answer!r}.", answer)
+    if answer != truth:
+        direction = "too many" if answer > truth else "too few"
+        return Verdict(False, f"Not yet: {answer} {what} is {direction} for {problem.describe()}.", answer)
+    return Verdict(True, f"Correct: {problem.describe()} has {truth} {what}.")
+
+
+def check_par2(score: Callable[[list[float | None], float], Any], time_limit: float = 10.0) -> Verdict:
+    """Check a student's ``score(times, time_limit)``: the PAR-2 of runs whose ``times`` are seconds, ``None``
+    for a run stopped by the limit (it counts as twice the limit; the score is the mean over all runs).
+
+    >>> check_par2(lambda times, limit: sum(t if t is not None else 2 * limit for t in times) / len(times))
+    Correct: every run counts, and a run stopped by the limit counts as twice the limit.
+    >>> check_par2(lambda times, limit: sum(t for t in times if t is not None) / len(times)).ok
+    False
+    """
+    import math
+
+    from ..bench.summary import par2
+
+    cases: list[list[float | None]] = [[1.0, 2.0, 3.0], [0.5], [1.0, None, 3.0], [None], [None, None, 4.0],
+                                       [2.0, None, None, 4.0, 0.25]]
+    for times in cases:
+        finished = [t for t in times if t is not None]
+        truth = par2(finished, times.count(None), time_limit)
+        assert truth is not None
+        try:
+            got = score(list(times), time_limit)
+        except Exception as exc:  # a student's bug is an answer, not a crash
+            return Verdict(False, f"Not yet: score({times}, {time_limit:g}) raised {type(exc).__name__}: {exc}",
+                           times)
+        if isinstance(got, bool) or not isinstance(got, (int, float)) or not math.isclose(got, truth, rel_tol=1e-9):
+            unsolved = times.count(None)
+            guesses = {
+                "a run stopped by the limit counts twice the limit, not once (that would be PAR-1)":
+                    (sum(finished) + unsolved * time_limit) / len(times),
+                "runs stopped by the limit must count too, as twice the limit":
+                    sum(finished) / len(finished) if finished else math.nan,
+                "the mean is over all runs, not only the finished ones":
+                    (sum(finished) + unsolved * 2 * time_limit) / len(finished) if finished else math.nan,
+            }
+            hint = next((f" Hint: {why}." for why, value in guesses.items()
+                         if isinstance(got, (int, float)) and math.isclose(got, value, rel_tol=1e-9)), "")
+            return Verdict(False, f"Not yet: for times {times} and a {time_limit:g} s limit, PAR-2 is {truth:g}; "
+                                  f"your function gives {got!r}.{hint}", times)
+    return Verdict(True, "Correct: every run counts, and a run stopped by the limit counts as twice the limit.")
+
+
+def resolve(first: Sequence[int], second: Sequence[int]) -> list[int]:
+    """The resolvent of two clauses (lists of DIMACS literals): everything but the one variable they contain
+    with opposite signs.  A one-line error says when there is no such variable, or more than one (the
+    resolvent would be true in every assignment, so it proves nothing).
+
+    >>> resolve([1, 2], [-1, 3]), resolve([4], [-4])
+    ([2, 3], [])
+    """
+    from ..errors import InputError
+
+    a, b = set(first), set(second)
+    clashes = sorted({abs(lit) for lit in a if -lit in b})
+    if not clashes:
+        raise InputError(f"{list(first)} and {list(second)} contain no variable with opposite signs: "
+                         "there is nothing to resolve on")
+    if len(clashes) > 1:
+        raise InputError(f"{list(first)} and {list(second)} clash on {len(clashes)} variables ({clashes}); "
+                         "resolving on one of them leaves a clause that is always true")
+    pivot = clashes[0]
+    return sorted((a | b) - {pivot, -pivot}, key=lambda lit: (abs(lit), lit))
+
+
+def check_clause_count(formula: Callable[[int], int], encoding: str = "pairwise",
+                       ns: Iterable[int] = (*range(4, 13), 3, 2, 1)) -> Verdict:
+    """Check a closed-form clause count ``formula(n)`` against the formula the kit generates.
+
+    Boards from 4 up come first; the tiny boards 3, 2 and 1 last, with a hint, because their short lines
+    (one or two cells) are where closed forms such as 3k - 4 stop applying.
+
+    >>> check_clause_count(lambda n: 2 * n + n * n * (n - 1) + n * (n - 1) * (2 * n - 1) // 3)
+    Correct: your formula gives the number of clauses of the pairwise encoding for every n from 1 to 12.
+    >>> check_clause_count(lambda n: 2 * n + n * n * (n - 1)).counterexample
+    (4, 56, 84)
+    """
+    ns = list(ns)
+    for n in ns:
+        actual = build_cnf(n, encoding).num_clauses
+        try:
+            claimed = formula(n)
+        except Exception as exc:  # a student's code
+            return Verdict(False, f"Not yet: your formula raised {type(exc).__name__}: {exc} at n = {n}.",
+                           (n, None, actual))
+        if claimed != actual:
+            hint = ""
+            if n <= 3:
+                hint = (f" It is right for n = 4 and up: on a {n} x {n} board the lines are 1 to {n} cells long, "
+                        "and an at-most-one over a single cell needs no clause at all — does your formula "
+                        "count one (for the sequential counter, 3k - 4 is negative at k = 1)?")
+            return Verdict(False, f"Not yet: at n = {n} your formula gives {claimed!r}, but the {encoding} "
+                                  f"formula has {actual} clauses.{hint}", (n, claimed, actual))
+    return Verdict(True, f"Correct: your formula gives the number of clauses of the {encoding} encoding "
+                         f"for every n from {min(ns)} to {max(ns)}.")
+
+
+def verify_cases() -> list[tuple[str, int, tuple[Cell, ...]]]:
+    """Boards a solution checker must judge: ``(description, n, queens)``, good ones and flawed ones.
+
+    >>> [(what, verify(n, q)) for what, n, q in verify_cases()][:2]
+    [('a solution of 8-queens', True), ('a solution of 1-queens', True)]
+    """
+    good8 = construct(8)
+    return [
+        ("a solution of 8-queens", 8, good8),
+        ("a solution of 1-queens", 1, ((1, 1),)),
+        ("a solution of 5-queens", 5, construct(5)),
+        # each flawed board below has exactly one pair of queens attacking each other, in one way only
+        ("two queens on one diagonal", 4, ((1, 1), (2, 3), (3, 4), (4, 2))),
+        ("two queens on one anti-diagonal (r + c equal)", 4, ((1, 2), (2, 4), (3, 3), (4, 1))),
+        ("two queens in one column", 4, ((1, 1), (2, 1), (3, 4), (4, 2))),
+        ("two queens in one row", 4, ((1, 1), (1, 2), (2, 4), (4, 3))),
+        ("a queen missing (7 queens on 8 x 8)", 8, good8[:-1]),
+        ("one queen twice on the same cell", 4, ((1, 2), (1, 2), (3, 1), (4, 3))),
+        ("a queen off the board", 4, ((1, 2), (2, 4), (3, 1), (4, 5))),
+        # no two of these attack each other: only a bounds check rejects it
+        ("a queen off the board that attacks nobody", 4, ((1, 1), (2, 3), (4, 2), (5, 4))),
+        ("an empty board for n = 4", 4, ()),
+        ("a solution of 6-queens given as a 6-queens board", 6, ((1, 2), (2, 4), (3, 6), (4, 1), (5, 3), (6, 5))),
+    ]
+
+
+def check_verify(student_verify: Callable[[int, Sequence[Cell]], Any]) -> Verdict:
+    """Check a student's ``verify(n, queens) -> bool`` on good boards and on boards with each kind of flaw.
+
+    >>> from nqueens_kit import verify
+    >>> bool(check_verify(verify))
+    True
+    >>> rows_and_columns_only = lambda n, q: len({r for r, c in q}) == len({c for r, c in q}) == n
+    >>> check_verify(rows_and_columns_only).counterexample[0]
+    'two queens on one diagonal'
+    """
+    for description, n, queens in verify_cases():
+        expected = verify(n, queens)
+        try:
+            answer = student_verify(n, list(queens))
+        except Exception as exc:  # a student's code
+            return Verdict(False, f"Not yet: your function raised {type(exc).__name__}: {exc} on {description} "
+                                  f"(n = {n}, queens {list(queens)}).", (description, n, queens))
+        if bool(answer) != expected:
+            verb = "accepts" if answer else "rejects"
+            return Verdict(False, f"Not yet: your function {verb} {description} (n = {n}, queens {list(queens)}); "
+                                  f"the right answer is {expected}.", (description, n, queens))
+    return Verdict(True, f"Correct: your checker gets all {len(verify_cases())} test boards right "
+                         "(good ones, and ones with each kind of attack or a missing queen).")
+
+
+def check_diagonals(student_diagonals: Callable[[int], Iterable[Iterable[Cell]]],
+                    ns: Iterable[int] = range(1, 9)) -> Verdict:
+    """Check ``diagonals(n)``: every diagonal and anti-diagonal of two or more cells, each as a list of cells.
+
+    The order of the lines and of the cells inside a line does not matter.
+
+    >>> def diagonals(n):
+    ...     cells = [(r, c) for r in range(1, n + 1) for c in range(1, n + 1)]
+    ...     lines = [[q for q in cells if q[0] - q[1] == d] for d in range(1 - n, n)]
+    ...     lines += [[q for q in cells if q[0] + q[1] == s] for s in range(2, 2 * n + 1)]
+    ...     return [line for line in lines if len(line) >= 2]
+    >>> bool(check_diagonals(diagonals))
+    True
+    >>> check_diagonals(lambda n: []).counterexample[0]
+    2
+    """
+    for n in ns:
+        expected = {frozenset(line.cells) for line in board_lines(n) if line.kind in ("diag", "anti")}
+        try:
+            answer = [frozenset(map(tuple, line)) for line in student_diagonals(n)]
+        except Exception as exc:  # a student's code
+            return Verdict(False, f"Not yet: your function raised {type(exc).__name__}: {exc} at n = {n}.", (n, None))
+        got = set(answer)
+        missing = sorted((sorted(line) for line in expected - got), key=len)
+        extra = sorted((sorted(line) for line in got - expected), key=len)
+        if missing:
+            return Verdict(False, f"Not yet: at n = {n} the line {missing[0]} is missing.", (n, missing[0]))
+        if extra:
+            return Verdict(False, f"Not yet: at n = {n} the line {extra[0]} is not a diagonal of two or more cells.",
+                           (n, extra[0]))
+        if len(answer) != len(got):
+            return Verdict(False, f"Not yet: at n = {n} some line is listed twice.", (n, None))
+    return Verdict(True, "Correct: your function lists every diagonal and anti-diagonal of two or more cells.")

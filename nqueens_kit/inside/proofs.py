@@ -1,0 +1,277 @@
+"""Checked "no": proofs of unsatisfiability, written as text a student can read and checked independently.
+
+When a SAT solver says a board cannot be completed (or that n = 2 and 3 have no solution), it can also
+write *why*: a list of clauses (lemmas), each of which follows from the formula and the earlier lemmas by
+unit propagation alone (reverse unit propagation, RUP), ending with the empty clause.  Such a DRUP proof (DRAT
+when it also deletes clauses, ``d ...`` lines) is checked by a program much simpler than any solver.
+
+- :func:`prove`: solve a formula with a solver that writes proofs (CaDiCaL or Glucose through python-sat,
+  or the ``cadical`` / ``kissat`` executables) and return its :class:`Proof`, or None when satisfiable.
+- :func:`check`: check a proof against the formula with an independent checker: ``drup`` (extracted from
+  code verified in Why3) or ``dratify`` (pure Python); ``auto`` takes the first installed.
+- :func:`replay`: what unit propagation does for each lemma (the cells it sets, the clause that fails),
+  for drawing the proof on the board.
+- :func:`solve_with_proof`: all of it for one problem, in a child process under a time limit: the result
+  of ``nqueens-kit solve N --proof FILE``.
+
+>>> from nqueens_kit import build_cnf
+>>> cnf = build_cnf(3)
+>>> proof = prove(cnf, "pysat-cadical")
+>>> proof.lemmas[-1], check(cnf, proof).checked
+((), True)
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError, SolverError, SolverNotAvailable
+from ..methods.sat.cnf import CNF, build_cnf
+from ..problem.board import Cell, Problem
+from ..problem.results import SolveResult, Status
+from .propagation import propagate
+
+#: Solvers that write proofs, in the order ``auto`` tries them.
+PROOF_SOLVERS = ("pysat-cadical", "pysat-glucose", "cadical", "kissat")
+#: Independent checkers, in the order ``auto`` tries them.
+CHECKERS = ("drup", "dratify")
+CHECKER_HINT = "pip install drup (or dratify)"
+
+
+@dataclass
+class Proof:
+    """A proof as the solver wrote it: text lines, ``d`` lines deleting clauses, the rest lemmas."""
+
+    lines: list[str]
+    solver: str
+
+    @property
+    def format(self) -> str:
+        return "DRAT" if any(line.startswith("d ") for line in self.lines) else "DRUP"
+
+    @property
+    def lemmas(self) -> list[tuple[int, ...]]:
+        """The added clauses, in order (the last is the empty clause)."""
+        return [tuple(int(x) for x in line.split()[:-1]) for line in self.lines
+                if line.strip() and not line.startswith(("d ", "c"))]
+
+    @property
+    def steps(self) -> int:
+        return len(self.lemmas)
+
+    def text(self) -> str:
+        return "".join(line + "\n" for line in self.lines)
+
+
+@dataclass
+class ProofCheck:
+    checked: bool
+    checker: str
+    detail: str = ""
+
+
+def _proof_solver(name: str | None) -> Any:
+    from ..solvers import get_solver
+
+    if name is None:
+        for candidate in PROOF_SOLVERS:
+            solver = get_solver("sat", candidate)
+            if solver.available():
+                return solver
+        raise SolverNotAvailable("no installed solver writes proofs; pip install \"nqueens-kit[pysat]\" (CaDiCaL "
+                                 "and Glucose through python-sat) or sudo apt-get install cadical")
+    solver = get_solver("sat", name)
+    if not solver.capabilities.proofs:
+        raise InputError(f"{solver.name} cannot write proofs; use one of: {', '.join(PROOF_SOLVERS)}")
+    solver.require()
+    return solver
+
+
+def prove(cnf: CNF, solver: str | None = None, deadline: float | None = None) -> Proof | None:
+    """Solve ``cnf``; its proof of unsatisfiability, or None when it is satisfiable.  A solver stopped by
+    ``deadline`` (a ``time.monotonic()`` value) raises :class:`TimeoutError`."""
+    chosen = _proof_solver(solver)
+    outcome, lines = chosen.prove(cnf.clauses, cnf.num_vars, deadline)
+    if outcome.status == "sat":
+        return None
+    if outcome.status != "unsat":
+        raise TimeoutError(f"{chosen.name} stopped before it had an answer")
+    if not lines:
+        raise SolverError(f"{chosen.name} said unsatisfiable but wrote no proof")
+    return Proof(lines, chosen.name)
+
+
+def _checker(name: str) -> str:
+    from ..solvers.base import importable
+
+    if name == "auto":
+        found = next((c for c in CHECKERS if importable(c)), None)
+        if found is None:
+            raise SolverNotAvailable(f"no proof checker is installed; {CHECKER_HINT}")
+        return found
+    if name not in CHECKERS:
+        raise InputError(f"unknown proof checker {name!r}; valid: auto, {', '.join(CHECKERS)}")
+    if not importable(name):
+        raise SolverNotAvailable(f"the {name} proof checker is not installed; pip install {name}")
+    return name
+
+
+def check(cnf: CNF, proof: Proof | str, checker: str = "auto") -> ProofCheck:
+    """Check ``proof`` (a :class:`Proof` or proof text) against exactly the formula ``cnf``."""
+    name = _checker(checker)
+    text = proof.text() if isinstance(proof, Proof) else proof
+    formula = cnf.to_dimacs(comments=False)
+    if name == "drup":
+        import drup
+
+        try:
+            result = drup.check_proof_from_strings(formula, text)
+        except ValueError as exc:
+            return ProofCheck(False, "drup", f"the proof does not parse: {exc}")
+        ok = result.outcome == drup.Outcome.VALID
+        return ProofCheck(ok, "drup", "" if ok else f"drup: {result.outcome.name.lower()}")
+    import dratify
+
+    try:
+        verdict = dratify.check_proof(dratify.parse_dimacs(formula), text)
+    except (ValueError, TypeError) as exc:
+        return ProofCheck(False, "dratify", f"the proof does not parse: {exc}")
+    return ProofCheck(bool(verdict.ok), "dratify", "" if verdict.ok else str(verdict.reason))
+
+
+# ------------------------------------------------------------------------------------------ replay
+
+
+@dataclass
+class LemmaStep:
+    """One lemma checked by reverse unit propagation: assume every literal of the lemma false, propagate,
+    and reach a clause with every literal false.  ``assumed`` are those literals, ``propagated`` the
+    literals unit propagation then sets (in order, each with its reason clause), ``conflict`` the clause
+    that fails."""
+
+    lemma: tuple[int, ...]
+    assumed: list[int]
+    propagated: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
+    conflict: tuple[int, ...] | None = None
+
+    def cells(self, cnf: CNF) -> dict[str, list[Cell]]:
+        """The board cells the step sets: ``queen`` (true) and ``empty`` (false), assumed or propagated."""
+        top = cnf.board_vars
+        lits = self.assumed + [lit for lit, _ in self.propagated]
+        return {"queen": [cnf.problem.cell(lit) for lit in lits if 0 < lit <= top],
+                "empty": [cnf.problem.cell(-lit) for lit in lits if 0 < -lit <= top]}
+
+
+def replay(cnf: CNF, proof: Proof) -> list[LemmaStep]:
+    """Each lemma of ``proof`` re-derived by unit propagation from the formula and the lemmas before it
+    (deletions applied), for reading and drawing.  A lemma that does not follow raises
+    :class:`~nqueens_kit.errors.SolverError` (:func:`check` is the authority; this is the illustration)."""
+    from collections import Counter
+
+    clauses: list[tuple[int, ...]] = [tuple(c) for c in cnf.clauses]
+    steps = []
+    for line in proof.lines:
+        if not line.strip() or line.startswith("c"):
+            continue
+        lits = tuple(int(x) for x in line.split()[1 if line.startswith("d ") else 0:-1])
+        if line.startswith("d "):
+            wanted = Counter(lits)
+            for i, clause in enumerate(clauses):
+                if Counter(clause) == wanted:
+                    del clauses[i]
+                    break
+            continue
+        assumed = [-lit for lit in lits]
+        done = propagate(clauses, assumed)
+        step = LemmaStep(lits, assumed, done.trail, done.conflict)
+        if step.conflict is None:
+            raise SolverError(f"lemma {' '.join(map(str, lits))} 0 does not follow by unit propagation")
+        steps.append(step)
+        clauses.append(lits)
+    return steps
+
+
+# -------------------------------------------------------------------------------- one problem, end to end
+
+
+def _prove_job(problem: Problem, encoding: str, solver: str | None, checker: str,
+               time_limit: float | None) -> dict[str, Any]:
+    start = time.perf_counter()
+    cnf = build_cnf(problem, encoding)
+    built = time.perf_counter() - start
+    deadline = time.monotonic() + time_limit if time_limit is not None else None
+    chosen = _proof_solver(solver)
+    _checker(checker)  # refuse before solving when no checker is installed
+    outcome, lines = chosen.prove(cnf.clauses, cnf.num_vars, deadline)
+    solved = time.perf_counter() - start - built
+    data: dict[str, Any] = {"status": outcome.status, "model": outcome.model, "solver": chosen.name,
+                            "build": built, "solve": solved, "variables": cnf.num_vars,
+                            "clauses": cnf.num_clauses}
+    if outcome.status == "unsat":
+        if not lines:
+            raise SolverError(f"{chosen.name} said unsatisfiable but wrote no proof")
+        proof = Proof(lines, chosen.name)
+        verdict = check(cnf, proof, checker)
+        data.update(lines=lines, checked=verdict.checked, checker=verdict.checker, detail=verdict.detail)
+    return data
+
+
+def solve_with_proof(problem: Problem, path: str | os.PathLike[str], encoding: str = "pairwise",
+                     solver: str | None = None, checker: str = "auto",
+                     time_limit: float | None = None) -> SolveResult:
+    """Solve ``problem`` by SAT; when it is infeasible, write the proof to ``path`` and check it.
+
+    The proof is for exactly the formula ``nqueens-kit cnf N --encoding E [--place ...]`` writes.  The
+    result's ``extra["proof"]`` holds ``file``, ``format``, ``steps``, ``checked`` and ``checker``; a proof
+    the checker rejects is a :class:`~nqueens_kit.errors.SolverError` (the file is kept for inspection).
+    """
+    from ..methods.sat.encodings import get_encoding
+    from ..problem.board import verify
+    from ..runtime import isolate
+    from ..runtime.limits import check_time_limit
+
+    limit = check_time_limit(time_limit)
+    get_encoding(encoding)
+    target = Path(path)
+    if target.is_dir():
+        raise InputError(f"{target} is a folder; give a file name for the proof, e.g. {target / 'proof.drup'}")
+    if not target.parent.is_dir():
+        raise InputError(f"cannot write the proof to {target}: the folder {target.parent} does not exist")
+    run = isolate.run_in_child(_prove_job, (problem, encoding, solver, checker, limit), time_limit=limit)
+    base: dict[str, Any] = {"n": problem.n, "method": "sat", "variant": encoding, "preplaced": problem.preplaced}
+    if run.status in ("timeout", "memout"):
+        return SolveResult(**base, solver=solver or "", status=Status.parse(run.status), solve_seconds=run.wall,
+                           message=f"stopped at the {limit:g} s limit before the solver answered; no proof written"
+                           if run.status == "timeout" else "stopped: out of memory; no proof written")
+    run.raise_error()
+    data = run.value
+    if data["status"] not in ("sat", "unsat"):
+        return SolveResult(**base, solver=data["solver"], status=Status.TIMEOUT, solve_seconds=run.wall,
+                           message="the solver stopped before it had an answer; no proof written")
+    result = SolveResult(**base, solver=data["solver"], status=Status.INFEASIBLE, variables=data["variables"],
+                         clauses=data["clauses"], build_seconds=data["build"], solve_seconds=data["solve"])
+    if data["status"] == "sat":
+        cnf_n = problem.n
+        queens = sorted(CNF(problem, encoding, [], cnf_n * cnf_n).decode(data["model"]))
+        result.status, result.queens = Status.SOLVED, tuple(queens)
+        result.verified = verify(problem.n, queens) and set(problem.preplaced) <= set(queens)
+        result.message = "satisfiable: there is no proof of unsatisfiability to write"
+        result.extra["proof"] = None
+        return result
+    proof = Proof(data["lines"], data["solver"])
+    try:
+        target.write_text(proof.text(), encoding="ascii")
+    except OSError as exc:
+        raise InputError(f"cannot write the proof to {target}: {exc.strerror or exc}") from None
+    result.extra["proof"] = {"file": str(target), "format": proof.format, "steps": proof.steps,
+                             "checked": data["checked"], "checker": data["checker"]}
+    if not data["checked"]:
+        raise SolverError(f"{data['checker']} rejected the proof {data['solver']} wrote ({data['detail']}); "
+                          f"kept in {target}")
+    result.message = (f"{proof.format} proof of {proof.steps} lemmas written to {target}, "
+                      f"checked by {data['checker']}")
+    return result

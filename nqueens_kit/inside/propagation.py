@@ -1,0 +1,192 @@
+"""Why encodings differ: what unit propagation alone deduces under each encoding.
+
+A CDCL solver spends most of its time in unit propagation, so how much propagation deduces decides how
+much it must search.  Put some queens on the board (as unit clauses) and propagate: every encoding rules
+out the cells those queens attack, but does propagation also see the consequences, e.g. that a row has
+only one cell left, or that a cell cannot hold a queen because a line would then be empty?  The truth comes
+from search: a cell is *dead* when no completion puts a queen on it.
+
+- :func:`propagate` / :func:`unit_propagate`: where unit propagation ends from some literals (with the
+  clause behind each literal it sets and the clause of a conflict), or just the assignment.
+- :func:`deduced`: for one problem and encoding, the board cells propagation rules out or forces.
+- :func:`strength`: that against the truth for many random placements: a table per encoding.
+
+>>> d = deduced(Problem(4, [(1, 2)]), "pairwise")
+>>> sorted(d.forced)
+[(1, 2), (2, 4), (3, 1), (4, 3)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..methods.sat.cnf import build_cnf
+from ..methods.search.construct import iter_backtrack
+from ..problem.board import Cell, Problem
+
+
+@dataclass
+class Propagation:
+    """Where unit propagation ends: the assignment (None after a conflict), the ``trail`` of literals set
+    by a clause, each with that clause (the formula's own unit clauses included), the ``conflict`` clause
+    that became false (an empty tuple when the assumed literals contradict each other), and ``visits``, the
+    clauses looked at."""
+
+    value: dict[int, bool] | None
+    trail: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
+    conflict: tuple[int, ...] | None = None
+    visits: int = 0
+
+
+def propagate(clauses: Sequence[Sequence[int]], assumed: Iterable[int] = ()) -> Propagation:
+    """Unit propagation to a fixpoint with two watched literals, from the formula's unit clauses and the
+    ``assumed`` literals."""
+    value: dict[int, bool] = {}
+    queue: list[int] = []
+    result = Propagation(value)
+
+    def assign(lit: int, reason: tuple[int, ...] | None) -> bool:
+        known = value.get(abs(lit))
+        if known is None:
+            value[abs(lit)] = lit > 0
+            queue.append(lit)
+            if reason is not None:
+                result.trail.append((lit, reason))
+            return True
+        return known == (lit > 0)
+
+    def conflict(clause: tuple[int, ...]) -> Propagation:
+        result.value, result.conflict = None, clause
+        return result
+
+    watches: dict[int, list[list[int]]] = {}
+    given: dict[int, tuple[int, ...]] = {}  # id of a watched list -> the clause as written
+    for clause in clauses:
+        lits = list(clause)
+        if not lits:
+            return conflict(())
+        if len(lits) == 1:
+            if not assign(lits[0], tuple(lits)):
+                return conflict(tuple(lits))
+            continue
+        given[id(lits)] = tuple(clause)
+        watches.setdefault(lits[0], []).append(lits)
+        watches.setdefault(lits[1], []).append(lits)
+    for lit in assumed:
+        if not assign(lit, None):  # the clause that set the opposite literal, if one did
+            return conflict(next((reason for set_lit, reason in result.trail if set_lit == -lit), ()))
+    head = 0
+    while head < len(queue):
+        false_lit = -queue[head]
+        head += 1
+        kept = []
+        watching = watches.get(false_lit, [])
+        result.visits += len(watching)
+        for i, clause in enumerate(watching):
+            if clause[0] == false_lit:
+                clause[0], clause[1] = clause[1], clause[0]
+            first = value.get(abs(clause[0]))
+            if first is not None and first == (clause[0] > 0):
+                kept.append(clause)
+                continue
+            for k in range(2, len(clause)):
+                v = value.get(abs(clause[k]))
+                if v is None or v == (clause[k] > 0):
+                    clause[1], clause[k] = clause[k], clause[1]
+                    watches.setdefault(clause[1], []).append(clause)
+                    break
+            else:
+                kept.append(clause)
+                if not assign(clause[0], given[id(clause)]):
+                    watches[false_lit] = kept + watching[i + 1:]
+                    return conflict(given[id(clause)])
+        watches[false_lit] = kept
+    return result
+
+
+def unit_propagate(clauses: Sequence[Sequence[int]], assumed: Iterable[int] = (),
+                   work: dict[str, int] | None = None) -> dict[int, bool] | None:
+    """The assignment unit propagation reaches (:func:`propagate`), or None when some clause becomes false.
+    ``work`` (a dict) receives ``visits``, the clauses looked at."""
+    done = propagate(clauses, assumed)
+    if work is not None:
+        work["visits"] = work.get("visits", 0) + done.visits
+    return done.value
+
+
+@dataclass
+class Deduction:
+    """What propagation deduced on the board: ``ruled_out`` cells (no queen), ``forced`` cells (a queen),
+    or ``conflict`` (propagation alone proves the placement cannot be completed)."""
+
+    ruled_out: set[Cell] = field(default_factory=set)
+    forced: set[Cell] = field(default_factory=set)
+    conflict: bool = False
+    assigned: int = 0   # literals set, helpers included
+    visits: int = 0     # clauses looked at
+
+
+def deduced(problem: Problem, encoding: str = "pairwise") -> Deduction:
+    cnf = build_cnf(problem, encoding)
+    work: dict[str, int] = {}
+    assignment = unit_propagate(cnf.clauses, work=work)
+    if assignment is None:
+        return Deduction(conflict=True, visits=work.get("visits", 0))
+    top = cnf.board_vars
+    return Deduction({problem.cell(v) for v, b in assignment.items() if v <= top and not b},
+                     {problem.cell(v) for v, b in assignment.items() if v <= top and b},
+                     assigned=len(assignment), visits=work.get("visits", 0))
+
+
+def truth(problem: Problem) -> tuple[set[Cell], set[Cell], bool]:
+    """Cells no completion uses, cells every completion uses, and whether any completion exists."""
+    n = problem.n
+    boards = [set(b) for b in iter_backtrack(problem)]
+    cells = {(r, c) for r in range(1, n + 1) for c in range(1, n + 1)}
+    if not boards:
+        return cells, set(), False
+    used = set().union(*boards)
+    return cells - used, set.intersection(*boards), True
+
+
+def strength(ns: Sequence[int], queens: int, samples: int, encodings: Sequence[str],
+             seed: int = 0) -> list[dict[str, Any]]:
+    """For ``samples`` random placements of ``queens`` queens per n: per encoding, the share of the dead
+    cells (no completion uses them) that propagation rules out, of the forced queens it finds, and of the
+    impossible placements it refutes without search.  One row per (n, encoding)."""
+    from ..bench.instances import random_preplacement
+
+    rows = []
+    for n in ns:
+        placements = [Problem(n, random_preplacement(n, queens, seed, i)) for i in range(1, samples + 1)]
+        truths = [truth(p) for p in placements]
+        for encoding in encoding_list(encodings):
+            dead = found_dead = forced = found_forced = impossible = refuted = assigned = visits = 0
+            for problem, (dead_cells, forced_cells, feasible) in zip(placements, truths, strict=True):
+                d = deduced(problem, encoding)
+                assigned += d.assigned
+                visits += d.visits
+                if not feasible:
+                    impossible += 1
+                    refuted += d.conflict
+                    continue
+                free_dead = dead_cells
+                dead += len(free_dead)
+                found_dead += len(d.ruled_out & free_dead)
+                extra_forced = forced_cells - set(problem.preplaced)
+                forced += len(extra_forced)
+                found_forced += len(d.forced & extra_forced)
+            rows.append({"n": n, "encoding": encoding, "placements": samples, "dead": dead,
+                         "ruled_out": found_dead, "forced": forced, "found_forced": found_forced,
+                         "impossible": impossible, "refuted": refuted, "assigned": assigned / samples,
+                         "visits": visits / samples,
+                         "ruled_out_share": found_dead / dead if dead else 1.0})
+    return rows
+
+
+def encoding_list(encodings: Sequence[str]) -> list[str]:
+    from ..methods.sat.encodings import get_encoding
+
+    return [get_encoding(name).name for name in encodings]

@@ -1,0 +1,137 @@
+"""The ILP formulations as objects: what each one builds from the problem's lines, and how it is solved.
+
+A :class:`Formulation` says its sense and objective (feasibility, or maximise the number of queens), how
+it turns each :class:`~nqueens_kit.problem.board.Line` into linear constraints, what "solved" means for it, and the
+solver settings it runs with.  :data:`FORMULATIONS` is the registry (the first is the default).
+
+Solver settings are a named, recorded choice (:data:`SETTINGS`): ``tuned`` (the default) switches off
+CBC's feasibility pump, preprocessing and cut generation, because on these models the first integer
+point comes from the pump, whose cost jumps erratically with n, the CBC build and the column order;
+``default`` runs every solver with its own defaults.  HiGHS runs with its defaults either way.  Whatever
+was used is returned in ``SolveResult.options`` and written to ``--json`` and the bench sidecar.
+
+>>> FORMULATIONS["lines"].maximise, FORMULATIONS["max-queens"].maximise
+(False, True)
+>>> solver_options("cbc", "tuned")
+{'settings': 'tuned', 'cbc_options': ['feas off', 'preprocess off', 'cuts off']}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from ...errors import InputError
+from ...problem.board import Cell, Problem
+from ...runtime.limits import Size, ilp_size
+
+#: Named solver settings: the first is the default.
+SETTINGS: dict[str, str] = {
+    "tuned": "CBC with feasibility pump, preprocessing and cuts off (faster on large boards, slower on small "
+             "ones: notebook 5 measures it); HiGHS defaults",
+    "default": "every solver with its own default settings",
+}
+DEFAULT_SETTINGS = "tuned"
+#: Solvers told to use one thread under every settings (recorded as ``threads: 1``).  CBC is not among
+#: them: it runs on one thread unless given ``threads``, and ``threads 1`` switches on its threaded code.
+SINGLE_THREADED = ("highs",)
+CBC_TUNED_OPTIONS = ["feas off", "preprocess off", "cuts off"]
+
+
+def get_settings(name: str | None) -> str:
+    if name is None:
+        return DEFAULT_SETTINGS
+    if not isinstance(name, str) or name not in SETTINGS:
+        raise InputError(f"unknown solver settings {str(name)[:40]!r}; valid: {', '.join(SETTINGS)}")
+    return name
+
+
+def solver_options(solver: str, settings: str | None = None) -> dict[str, Any]:
+    """The options a solver runs with under ``settings``, as recorded in results."""
+    settings = get_settings(settings)
+    options: dict[str, Any] = {"settings": settings}
+    if solver in SINGLE_THREADED:
+        options["threads"] = 1  # one core per run: timings comparable, parallel sweeps fair
+    if solver == "cbc" and settings == "tuned":
+        options["cbc_options"] = list(CBC_TUNED_OPTIONS)
+    return options
+
+
+@dataclass(frozen=True)
+class Formulation:
+    """One way of writing N-queens as an integer program over binaries x[r, c].
+
+    ``maximise``: maximise the number of queens with every line at most one (else a feasibility problem
+    with no objective); ``exact_lines``: rows and columns sum to exactly one; ``pair_diagonals``: each
+    diagonal becomes one constraint x_a + x_b <= 1 per attacking pair instead of one sum <= 1.
+    """
+
+    name: str
+    summary: str
+    maximise: bool = False
+    exact_lines: bool = True
+    pair_diagonals: bool = False
+
+    @property
+    def sense(self) -> str:
+        return "maximise" if self.maximise else "feasibility"
+
+    def constraints(self, problem: Problem, x: dict[Cell, Any], lp_sum: Any) -> Iterator[tuple[Any, str]]:
+        """``(constraint, name)`` for every line and every pre-placed queen.
+
+        ``pair_diagonals`` adds no pairs inside rows and columns: x >= 0 with a row sum of 1 already implies
+        x_a + x_b <= 1 there, for the integer model and the LP relaxation alike.
+        """
+        for line in problem.lines():
+            cells = line.cells
+            if line.exact and self.exact_lines:
+                yield lp_sum([x[c] for c in cells]) == 1, line.name
+            elif line.exact or not self.pair_diagonals:
+                yield lp_sum([x[c] for c in cells]) <= 1, line.name
+            else:  # one constraint per attacking pair, named by the pair's two rows
+                for a, b in combinations(cells, 2):
+                    yield x[a] + x[b] <= 1, f"{line.name}_pair_{a[0]}_{b[0]}"
+        for r, c in problem.preplaced:
+            yield x[r, c] + 0 == 1, f"placed_{r}_{c}"
+
+    def objective(self, x: dict[Cell, Any], lp_sum: Any) -> Any:
+        """The objective expression, or None for a feasibility problem."""
+        return lp_sum(list(x.values())) if self.maximise else None
+
+    def size(self, n: int, preplaced: int = 0) -> Size:
+        return ilp_size(n, self.pair_diagonals, preplaced)
+
+    def solved_means(self) -> str:
+        if self.maximise:
+            return "the proven optimum is n queens (a smaller optimum means no board exists)"
+        return "the solver finds a feasible point; it is a board by construction"
+
+
+#: Name -> formulation, in teaching order; the first is the default.
+FORMULATIONS: dict[str, Formulation] = {
+    f.name: f
+    for f in (
+        Formulation("lines", "row and column sums = 1, every diagonal sum <= 1; a feasibility problem with no "
+                             "objective"),
+        Formulation("pairwise", "row and column sums = 1, x_a + x_b <= 1 for every pair on a diagonal (the "
+                                "linear twin of the pairwise clauses; a much weaker LP relaxation)",
+                    pair_diagonals=True),
+        Formulation("max-queens", "maximise the number of queens with every line <= 1 (the textbook variant; "
+                                  "optimum n for n >= 4)", maximise=True, exact_lines=False),
+    )
+}
+DEFAULT_FORMULATION = "lines"
+
+
+def get_formulation(name: str | Formulation | None) -> Formulation:
+    """A formulation by name (None: the default), or a one-line :class:`InputError` listing the valid ones."""
+    if name is None:
+        return FORMULATIONS[DEFAULT_FORMULATION]
+    if isinstance(name, Formulation):
+        return name
+    try:
+        return FORMULATIONS[name]
+    except (KeyError, TypeError):
+        raise InputError(f"unknown formulation {name!r}; valid: {', '.join(FORMULATIONS)}") from None

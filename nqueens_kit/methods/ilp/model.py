@@ -1,0 +1,485 @@
+"""N-queens as an integer linear program: PuLP models solved by CBC (default) or HiGHS.
+
+Inside:
+
+- :func:`build_model`: the PuLP model of a problem in a :class:`~nqueens_kit.methods.ilp.formulations.Formulation`
+  (``lines``, ``pairwise``, ``max-queens``): one binary x_r_c per cell and a named constraint per line
+  (``row_3``, ``col_5``, ``diag_7``, ``anti_2``), pre-placed queens as ``placed_R_C``.
+- :func:`solve_here`: build, solve, read the board with a tolerance, verify it independently: a
+  :class:`~nqueens_kit.problem.results.SolveResult` with build and solve seconds apart, the solver's own statistics
+  (nodes, iterations, its own time) in ``stats`` and the settings it ran with in ``options``.
+- :func:`iter_boards`: enumeration by no-good cuts (one full re-solve per board: slow by design).
+- :func:`lp_relaxation`: the fractional values of the LP relaxation, for heat maps.
+- :func:`log_highlights`: the lines of a CBC or HiGHS log that tell what the solver did.
+- :func:`export_model`: ``.lp`` / ``.mps`` files other solvers read.
+
+The solvers themselves (how CBC and HiGHS are found) are in :mod:`nqueens_kit.solvers.ilp_pulp`; the
+public verbs with time limits are in :mod:`nqueens_kit.methods` (``solve_ilp``, ``count``).
+
+Works with PuLP 2.7 to 4.x: variables come from ``LpProblem.add_variable_dict`` where it exists, and
+solve outcomes are read from PuLP 4's ``LpSolveStats`` or from the older ``status`` / ``sol_status``.
+
+>>> result = solve_here(Problem(8))
+>>> result.status, result.verified, result.constraints
+('solved', True, 42)
+>>> solve_here(Problem(3)).status
+'infeasible'
+>>> model = build_model(4, "pairwise")
+>>> model.constraint_names()[:2], model.constraint_names()[-1]
+(['row_1', 'row_2'], 'anti_6_pair_3_4')
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...errors import InputError, NQueensError
+from ...problem.board import Board, Cell, Problem, verify
+from ...problem.results import SolveResult, Status
+from ...solvers import get_solver
+from ...solvers.ilp_pulp import IlpSolver, pulp_module
+from .formulations import DEFAULT_FORMULATION, Formulation, get_formulation, solver_options
+
+#: A binary reads as 1 above this value: solvers hand back 0.9999999 or 1e-9, so never test ``== 1``.
+ONE = 0.5
+
+
+def _as_problem(problem: Problem | int) -> Problem:
+    return problem if isinstance(problem, Problem) else Problem(problem)
+
+
+# -------------------------------------------------------------------------------------------- model
+
+
+@dataclass
+class IlpModel:
+    """A PuLP model of one problem: ``prob`` (the ``LpProblem``) and ``x[(r, c)]`` (the cell variables)."""
+
+    problem: Problem
+    formulation: Formulation
+    prob: Any
+    x: dict[Cell, Any]
+    relaxed: bool = False
+    build_seconds: float = 0.0
+
+    @property
+    def num_variables(self) -> int:
+        return len(self.x)
+
+    @property
+    def num_constraints(self) -> int:
+        return len(_constraints(self.prob))
+
+    def constraint_names(self) -> list[str]:
+        """Constraint names in the order they were added."""
+        return [c.name for c in _constraints(self.prob)]
+
+    def constraint(self, name: str) -> Any:
+        """The PuLP constraint called ``name`` (KeyError if there is none)."""
+        found = (self.prob.get_constraint_by_name(name) if hasattr(self.prob, "get_constraint_by_name")
+                 else self.prob.constraints.get(name))
+        if found is None:
+            raise KeyError(name)
+        return found
+
+    def board(self) -> Board:
+        """The queens of the solution the solver left in the variables (x > 0.5)."""
+        return tuple(sorted(cell for cell, var in self.x.items() if (var.varValue or 0.0) > ONE))
+
+
+def _constraints(prob: Any) -> list[Any]:
+    """The constraints of an LpProblem: ``prob.constraints()`` in PuLP >= 3.3, a dict before."""
+    listed = prob.constraints
+    return list(listed()) if callable(listed) else list(listed.values())
+
+
+def build_model(problem: Problem | int, formulation: str | Formulation = DEFAULT_FORMULATION,
+                relax: bool = False, order: int | None = None) -> IlpModel:
+    """The PuLP model of ``problem`` in ``formulation``; ``relax`` makes the variables continuous in 0..1.
+    ``order`` renames the variables in a random order and shuffles the constraints (another instance of the
+    same model for a solver; the same on every machine for the same seed).
+
+    One linear pass over :meth:`Problem.lines` (each line lists its own cells), so building costs
+    O(n²) for ``lines`` and ``max-queens``; ``pairwise`` has O(n³) pair constraints by its nature.
+    """
+    pulp = pulp_module()
+    problem = _as_problem(problem)
+    form = get_formulation(formulation)
+    start = time.perf_counter()
+    n = problem.n
+    prob = pulp.LpProblem(f"queens_{n}_{form.name.replace('-', '_')}",
+                          pulp.LpMaximize if form.maximise else pulp.LpMinimize)
+    rows = range(1, n + 1)
+    category = pulp.LpContinuous if relax else pulp.LpBinary
+    if order is not None:
+        import random
+
+        rng = random.Random(f"nqueens-kit-order:{order}")
+        labels = list(range(n * n))
+        rng.shuffle(labels)
+        named = zip([(r, c) for r in rows for c in rows], labels, strict=True)
+        if hasattr(prob, "add_variable"):
+            x = {cell: prob.add_variable(f"x{label:07d}", 0, 1, category) for cell, label in named}
+        else:
+            x = {cell: pulp.LpVariable(f"x{label:07d}", 0, 1, category) for cell, label in named}
+        constraints = list(form.constraints(problem, x, pulp.lpSum))
+        rng.shuffle(constraints)
+    else:
+        if hasattr(prob, "add_variable_dict"):  # PuLP 4: variables owned by the problem, made in one batch
+            x = prob.add_variable_dict("x", (rows, rows), 0, 1, category)
+        else:
+            x = pulp.LpVariable.dict("x", (rows, rows), 0, 1, category)
+        constraints = list(form.constraints(problem, x, pulp.lpSum))
+    for constraint, name in constraints:
+        prob.addConstraint(constraint, name)
+    objective = form.objective(x, pulp.lpSum)
+    if objective is not None:
+        prob.setObjective(objective)
+    return IlpModel(problem, form, prob, x, relax, time.perf_counter() - start)
+
+
+# ------------------------------------------------------------------------------------------ solving
+
+
+@dataclass
+class _Run:
+    """What one solve said, independent of the PuLP version.
+
+    ``state``: ``optimal`` (a solution, proven best), ``feasible`` (a solution, search stopped early, e.g.
+    at the time limit), ``infeasible``, or ``none`` (stopped without a solution).
+    """
+
+    state: str
+    seconds: float
+    stats: dict[str, Any]
+    options: dict[str, Any]
+    log: str = ""
+
+
+#: What the kit reads from CBC's log; CBC 2.10 writes "Time (Wallclock seconds):", newer builds
+#: "Time (B&C, Wallclock seconds):" and "... (CPU seconds):" on the total line.
+_CBC_LOG = {
+    "nodes": r"Enumerated nodes:\s+(\d+)",
+    "iterations": r"Total iterations:\s+(\d+)",
+    "solver_seconds": r"Time \((?:B&C, )?Wallclock seconds\):\s+([\d.]+)",
+    "solver_cpu_seconds": r"\(CPU seconds\):\s+([\d.]+)",
+}
+
+
+def _classify(prob: Any, returned: Any) -> tuple[str, dict[str, Any]]:
+    """``(state, stats)`` from what ``prob.solve`` returned (PuLP 4) or left on ``prob`` (PuLP 2 / 3)."""
+    if hasattr(returned, "has_solution"):  # PuLP 4: an LpSolveStats
+        status = getattr(returned.status, "name", str(returned.status))
+        if returned.has_solution:
+            state = "optimal" if status in ("Optimal", "GapLimit") else "feasible"
+        else:
+            state = "infeasible" if status == "Infeasible" else "none"
+        stats: dict[str, Any] = {"solver_status": status, "solver_seconds": round(float(returned.time), 6)}
+        if getattr(returned, "nodes", None) is not None:
+            stats["nodes"] = int(returned.nodes)
+        return state, stats
+    pulp = pulp_module()
+    status, solution = prob.status, prob.sol_status
+    if solution == pulp.LpSolutionOptimal:
+        state = "optimal"
+    elif solution == pulp.LpSolutionIntegerFeasible:  # CBC "Stopped on time" with an incumbent, HiGHS at a limit
+        state = "feasible"
+    elif status == pulp.LpStatusInfeasible or solution == pulp.LpSolutionInfeasible:
+        state = "infeasible"
+    else:
+        state = "none"
+    stats = {"solver_status": pulp.LpStatus.get(status, str(status))}
+    if getattr(prob, "solutionTime", None):
+        stats["solver_seconds"] = round(float(prob.solutionTime), 6)
+    return state, stats
+
+
+def _highs_stats(prob: Any, state: str, stats: dict[str, Any]) -> str:
+    """Add HiGHS's own counters; HiGHS's primal solution status overrides a hopeful PuLP reading."""
+    highs = getattr(prob, "solverModel", None)
+    if highs is None or not hasattr(highs, "getInfo"):
+        return state
+    info = highs.getInfo()
+    stats["nodes"] = int(getattr(info, "mip_node_count", 0) or 0)
+    stats["iterations"] = int(getattr(info, "simplex_iteration_count", 0) or 0)
+    if hasattr(highs, "getRunTime"):
+        stats["solver_seconds"] = round(float(highs.getRunTime()), 6)
+    stats["solver_status"] = highs.modelStatusToString(highs.getModelStatus())
+    feasible = 2  # kSolutionStatusFeasible
+    if state in ("optimal", "feasible") and getattr(info, "primal_solution_status", feasible) != feasible:
+        return "none"
+    return state
+
+
+def _remaining(deadline: float | None) -> float | None:
+    return None if deadline is None else max(0.05, deadline - time.monotonic())
+
+
+def _run(model: IlpModel, backend: IlpSolver, deadline: float | None, settings: str | None,
+         keep_log: bool = False) -> _Run:
+    """Solve ``model`` once.  PuLP's files and CBC's log live in a private temporary folder."""
+    pulp = pulp_module()
+    recorded: dict[str, Any] = (solver_options(backend.name, settings) if not model.relaxed
+                                else {"settings": "relaxation"})
+    options: dict[str, Any] = {"msg": False}
+    limit = _remaining(deadline)
+    if limit is not None:
+        options["timeLimit"] = limit
+    if model.formulation.maximise and not model.relaxed:
+        options["gapRel"] = recorded["gapRel"] = 0  # "optimal" must mean proven: solved needs the optimum n
+    if recorded.get("cbc_options"):
+        options["options"] = list(recorded["cbc_options"])
+    if recorded.get("threads"):
+        options["threads"] = recorded["threads"]
+    with tempfile.TemporaryDirectory(prefix="nqueens-kit-ilp-") as tmp:
+        log_path = os.path.join(tmp, "solver.log")
+        if backend.command_line:
+            options["logPath"] = log_path
+        elif keep_log:  # HiGHS writes its log to a file when asked (and nothing to the screen)
+            options.update(msg=True, log_to_console=False, log_file=log_path)
+        try:
+            engine = backend.engine(**options)
+        except TypeError:  # a PuLP whose solver takes no thread count: it runs single-threaded anyway
+            options.pop("threads", None)
+            engine = backend.engine(**options)
+        if hasattr(engine, "tmpDir"):
+            # PuLP's default is $TMPDIR, or the working directory when that is unusable: never there.
+            engine.tmpDir = tmp
+            engine.keepFiles = False
+        start = time.perf_counter()
+        try:
+            returned = model.prob.solve(engine)
+        except pulp.PulpSolverError as exc:
+            detail = str(exc).strip().splitlines()
+            raise NQueensError(f"{backend.name} failed: {detail[0] if detail else exc!r}") from None
+        except OSError as exc:
+            raise InputError(f"{backend.name} could not write its files in {tmp}: {exc.strerror or exc}") from None
+        seconds = time.perf_counter() - start
+        state, stats = _classify(model.prob, returned)
+        text = Path(log_path).read_text(errors="replace") if os.path.exists(log_path) else ""
+        if backend.command_line and text:
+            for key, pattern in _CBC_LOG.items():
+                match = re.search(pattern, text)
+                if match:
+                    stats[key] = float(match.group(1)) if "." in match.group(1) else int(match.group(1))
+    state = _highs_stats(model.prob, state, stats)
+    stats["found_as"] = backend.found_as()
+    return _Run(state, seconds, stats, recorded, text if keep_log else "")
+
+
+def _infeasible_message(problem: Problem) -> str:
+    if problem.preplaced:
+        return f"the pre-placed queens cannot be completed to a solution of {problem.n}-queens"
+    return f"{problem.n}-queens has no solution (only n = 2 and n = 3 have none)"
+
+
+def solve_here(problem: Problem, formulation: str | Formulation | None = None, solver: str | None = None,
+               deadline: float | None = None, settings: str | None = None, keep_log: bool = False,
+               order: int | None = None, extend: Callable[[IlpModel], Any] | None = None) -> SolveResult:
+    """Build the model, solve it in this process, read the board with a tolerance and verify it independently.
+
+    ``max-queens`` is ``solved`` only when its proven optimum is n queens; a smaller optimum makes the
+    status ``infeasible`` with ``stats["optimum"]`` and a message saying so.  A solve stopped at
+    ``deadline`` (``time.monotonic()`` seconds) without a full board is ``timeout`` (for ``max-queens``
+    with the best count so far in ``stats["best_found"]``).  ``keep_log`` keeps CBC's log in
+    ``extra["solver_log"]``.
+    """
+    form = get_formulation(formulation)
+    backend = get_solver("ilp", solver).require()
+    assert isinstance(backend, IlpSolver)
+    model = build_model(problem, form, order=order)
+    if extend is not None:  # more constraints (blocked cells, symmetry breaking); built before the clock stops
+        extend(model)
+    run = _run(model, backend, deadline, settings, keep_log)
+    n = problem.n
+    result = SolveResult(
+        n=n, method="ilp", status=Status.SOLVED, variant=form.name, solver=backend.name,
+        preplaced=problem.preplaced, variables=model.num_variables, constraints=model.num_constraints,
+        build_seconds=model.build_seconds, solve_seconds=run.seconds, stats=run.stats, options=run.options,
+    )
+    if run.log:
+        result.extra["solver_log"] = run.log
+    if run.state in ("optimal", "feasible"):
+        board = model.board()
+        if form.maximise:
+            run.stats["optimum" if run.state == "optimal" else "best_found"] = len(board)
+        if len(board) == n or not form.maximise:
+            result.queens = board  # check() below flags a wrong board rather than hiding it
+        elif run.state == "optimal":
+            result.status = Status.INFEASIBLE
+            result.message = (f"at most {len(board)} non-attacking queens fit"
+                              f"{' with these pre-placed queens' if problem.preplaced else ''}; "
+                              f"a solution needs {n}")
+            result.extra["best_placement"] = [list(q) for q in board]
+        else:  # stopped before proving the optimum
+            result.status = Status.TIMEOUT if deadline is not None else Status.ERROR
+            limit = "within the time limit" if deadline is not None else "before stopping"
+            result.message = f"the best placement found {limit} has {len(board)} of {n} queens"
+    elif run.state == "infeasible":
+        result.status = Status.INFEASIBLE
+        result.message = _infeasible_message(problem)
+    elif deadline is not None:
+        result.status = Status.TIMEOUT
+        result.message = "no solution within the time limit"
+    else:
+        result.status = Status.ERROR
+        result.message = f"{backend.name} stopped without an answer ({run.stats.get('solver_status', 'no status')})"
+    return result.check()
+
+
+# ---------------------------------------------------------------------------------------- counting
+
+
+def iter_boards(problem: Problem, formulation: str | Formulation | None = None,
+                solver: str | None = None, settings: str | None = None,
+                extend: Callable[[IlpModel], Any] | None = None) -> Iterator[Board]:
+    """Every board, one solve each: after board B the cut Σ_{(r,c) in B} x_rc <= n - 1 forbids B alone.
+    ``extend(model)`` may add constraints first (e.g. :func:`nqueens_kit.inside.symmetry.add_lex_leader`).
+
+    (Any other board differs from B in at least one queen, so the cut removes nothing else.)  This is the
+    textbook way to enumerate with an ILP solver, and it scales badly: every board costs a full re-solve of
+    a model that grows by one cut each time (n = 8: 93 solves, several seconds).
+    """
+    pulp = pulp_module()
+    form = get_formulation(formulation)
+    backend = get_solver("ilp", solver).require()
+    assert isinstance(backend, IlpSolver)
+    model = build_model(problem, form)
+    if extend is not None:
+        extend(model)
+    n = problem.n
+    found = 0
+    while True:
+        run = _run(model, backend, None, settings)
+        if run.state == "infeasible":
+            return
+        if run.state not in ("optimal", "feasible"):
+            raise NQueensError(f"{backend.name} stopped without an answer after {found} solutions "
+                               f"({run.stats.get('solver_status', 'no status')})")
+        board = model.board()
+        if form.maximise and len(board) < n:
+            return  # the best placement left is no longer a full board
+        if not verify(n, board, problem.preplaced):
+            raise NQueensError(f"{backend.name} returned an invalid board after {found} solutions: {board}")
+        found += 1
+        yield board
+        model.prob.addConstraint(pulp.lpSum([model.x[cell] for cell in board]) <= n - 1, f"nogood_{found}")
+
+
+#: Lines of a CBC log worth reading aloud: the settings changed, each integer solution found and how,
+#: the search summary, strong branching, and the totals.
+_CBC_HIGHLIGHTS = ("Option for", "Continuous objective", "Cbc0001I", "Cbc0032I", "Cbc0035I", "Cbc0038I",
+                   "Result -", "Enumerated nodes", "Total iterations", "Time (", "Total time")
+#: A row of HiGHS's branch-and-bound table: source letter, nodes, queue, leaves, explored %, ...
+_HIGHS_ROW = re.compile(r"^\s*[A-Za-z]?\s+\d+\s+\d+\s+\d+\s+[\d.]+%")
+
+
+def log_highlights(log: str, solver: str) -> list[str]:
+    """The lines of a CBC or HiGHS log (``extra["solver_log"]`` of :func:`solve_here` with ``keep_log``)
+    that tell what the solver did: for CBC the settings, how each board was found, nodes, strong branching
+    and times; for HiGHS the branch-and-bound table and where its LP iterations went."""
+    lines = [line.rstrip() for line in log.splitlines()]
+    if solver == "cbc":
+        return [line for line in lines if line.strip().startswith(_CBC_HIGHLIGHTS) or "Integer solution" in line]
+    return [line for line in lines if _HIGHS_ROW.match(line) or line.strip().startswith(
+        ("Src  Proc.", "Status", "Primal bound", "Dual bound", "Nodes", "LP iterations")) or line.strip().endswith(
+        ("(strong br.)", "(separation)", "(heuristics)"))]
+
+
+# ----------------------------------------------------------------------------------- LP relaxation
+
+
+@dataclass
+class Relaxation:
+    """The LP relaxation's answer: fractional cell values, the objective, the status, the solve time.
+
+    ``status`` is ``optimal``, ``infeasible`` or ``error``; ``values`` is empty unless optimal.
+    ``objective`` is None for the formulations without one (``lines`` and ``pairwise``).
+    """
+
+    n: int
+    formulation: str
+    values: dict[Cell, float] = field(default_factory=dict)
+    objective: float | None = None
+    status: str = ""
+    seconds: float = 0.0
+    solver: str = "cbc"
+
+    def fractional_cells(self, tolerance: float = 1e-6) -> list[Cell]:
+        """Cells whose value is strictly between 0 and 1."""
+        return [c for c, v in self.values.items() if tolerance < v < 1 - tolerance]
+
+
+def lp_relaxation(problem: Problem | int, formulation: str | Formulation = DEFAULT_FORMULATION,
+                  solver: str | None = None) -> Relaxation:
+    """Solve with 0 <= x <= 1 continuous and return the (fractional) cell values.
+
+    For ``lines`` x = 1/n everywhere satisfies every line, even for n = 2 and 3, which have no board:
+    the relaxation alone neither places queens nor proves infeasibility.  The solver returns *some*
+    vertex of the polytope (CBC and HiGHS may differ), not that centre point.  For ``max-queens`` the
+    relaxation's optimum is n for every n, against an integer optimum of 1 for n = 2 and 2 for n = 3.
+    """
+    problem = _as_problem(problem)
+    form = get_formulation(formulation)
+    backend = get_solver("ilp", solver).require()
+    assert isinstance(backend, IlpSolver)
+    model = build_model(problem, form, relax=True)
+    run = _run(model, backend, None, None)
+    status = {"optimal": "optimal", "feasible": "optimal", "infeasible": "infeasible"}.get(run.state, "error")
+    values: dict[Cell, float] = {}
+    objective = None
+    if status == "optimal":
+        # Clip the solver's 1e-12-sized excursions so callers can rely on 0 <= value <= 1.
+        values = {cell: min(1.0, max(0.0, float(var.varValue or 0.0))) for cell, var in model.x.items()}
+        if form.maximise:
+            objective = round(sum(values.values()), 9)
+    return Relaxation(problem.n, form.name, values, objective, status, run.seconds, backend.name)
+
+
+# ------------------------------------------------------------------------------------------- export
+
+
+#: First line of an exported ``max-queens`` MPS file (an MPS comment), saying why the objective is negated.
+MPS_MAX_NOTE = "* max-queens: maximise the number of queens, written as minimise -(number of queens)"
+
+
+def export_model(problem: Problem | int, formulation: str | Formulation, path: str | os.PathLike[str]) -> Path:
+    """Write the model as ``.lp`` or ``.mps`` (chosen by the suffix) for other solvers to read.
+
+    An LP file says ``Maximize`` for ``max-queens``.  MPS has no sense every reader agrees on: CBC 2.10
+    ignores an ``OBJSENSE`` section and HiGHS honours it, so the MPS file of ``max-queens`` minimises
+    minus the number of queens (optimum -n), which every reader solves alike.
+    """
+    target = Path(path)
+    suffix = target.suffix.lower()
+    if suffix not in (".lp", ".mps"):
+        raise InputError(f"cannot tell the format of {str(target)!r}: name the file FILE.lp or FILE.mps")
+    form = get_formulation(formulation)
+    if target.is_dir():
+        raise InputError(f"cannot write {target}: it is a folder; name a file FILE.lp or FILE.mps")
+    if not target.parent.is_dir():
+        raise InputError(f"cannot write {target}: folder {target.parent} does not exist")
+    pulp = pulp_module()
+    model = build_model(problem, form)
+    try:
+        if suffix == ".lp":
+            model.prob.writeLP(str(target))
+        else:
+            if form.maximise:
+                # Negated here: PuLP 3 and 4 disagree on what writeMPS does with a maximisation.
+                model.prob.sense = pulp.LpMinimize
+                model.prob.setObjective(-pulp.lpSum(list(model.x.values())))
+            model.prob.writeMPS(str(target))
+            if form.maximise:
+                text = target.read_text(encoding="ascii")
+                target.write_text(f"{MPS_MAX_NOTE}\n{text}", encoding="ascii")
+    except OSError as exc:
+        raise InputError(f"cannot write {target}: {exc.strerror or exc}") from None
+    return target

@@ -1,0 +1,329 @@
+"""N-queens as CNF: clauses that remember where they came from, closed-form sizes, DIMACS in and out.
+
+Inside:
+
+- :func:`build_cnf`: the formula for a :class:`~nqueens_kit.problem.board.Problem` in a named encoding.  Board
+  variable ``(r - 1)·n + c`` is the queen at row r, column c (1-based), so the board uses 1 .. n²;
+  helper variables come after n².
+- :class:`CNF`: the clauses, the variable count, and :class:`ClauseGroup` ranges saying which line
+  (``row_3``, ``anti_5``, ...) and which part (at least one / at most one / pre-placed) each clause is from.
+- :func:`predicted_size` and :func:`pairwise_clause_formula`: the sizes in closed form, checked against
+  what :func:`build_cnf` generates.
+- :func:`write_dimacs`, :func:`dimacs_text`, :func:`read_dimacs`, :func:`parse_dimacs`.
+
+>>> cnf = build_cnf(7)
+>>> cnf.num_vars, cnf.num_clauses
+(49, 490)
+>>> pairwise_clause_formula(8), build_cnf(8).num_clauses
+(744, 744)
+>>> cnf.origin(0).label
+'row_1: at least one'
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...errors import InputError
+from ...formats.dimacs import Dimacs, write_dimacs_clauses
+from ...problem.board import Board, Cell, Line, Problem, parse_n
+from .encodings import DEFAULT_ENCODING, Clause, VarPool, get_encoding
+
+PART_TEXT = {"alo": "at least one", "amo": "at most one", "placed": "pre-placed queen"}
+
+
+@dataclass(frozen=True)
+class ClauseGroup:
+    """Clauses ``start .. stop - 1`` of a CNF, all made for one line (or one pre-placed queen)."""
+
+    name: str  # line name (row_3, diag_7, ...) or placed_R_C
+    part: str  # "alo", "amo" or "placed"
+    start: int
+    stop: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}: {PART_TEXT[self.part]}"
+
+    def __len__(self) -> int:
+        return self.stop - self.start
+
+
+@dataclass
+class CNF:
+    """A CNF for one N-queens problem.
+
+    Vocabulary used across the kit: a *formula* (this object) is what the encoder writes; a *model* is a
+    SAT solver's satisfying assignment (a list of signed ints); a *board* is the queens a model decodes to.
+    """
+
+    problem: Problem
+    encoding: str
+    clauses: list[Clause]
+    num_vars: int
+    groups: list[ClauseGroup] = field(default_factory=list)
+    defined: bool = False  # helpers made functions of the board (one extra clause per helper)
+
+    @property
+    def n(self) -> int:
+        return self.problem.n
+
+    @property
+    def num_clauses(self) -> int:
+        return len(self.clauses)
+
+    @property
+    def board_vars(self) -> int:
+        """Variables 1 .. n² are the board; anything above is a helper."""
+        return self.problem.n ** 2
+
+    def origin(self, index: int) -> ClauseGroup:
+        """The group of clause ``index`` (0-based)."""
+        if not 0 <= index < len(self.clauses):
+            raise IndexError(f"clause {index} out of range 0..{len(self.clauses) - 1}")
+        starts = [g.start for g in self.groups]
+        return self.groups[bisect_right(starts, index) - 1]
+
+    def groups_of(self, name: str) -> list[ClauseGroup]:
+        """The clause groups made for one line, e.g. ``groups_of("row_3")``."""
+        return [g for g in self.groups if g.name == name]
+
+    def family_counts(self) -> dict[str, dict[str, int]]:
+        """Per kind of line (``row``, ``col``, ``diag``, ``anti``): how many lines, at-least-one clauses,
+        at-most-one clauses, and helper variables those clauses use; ``placed``: the pre-placed queens' units.
+
+        >>> build_cnf(4).family_counts()["diag"]
+        {'lines': 5, 'alo': 0, 'amo': 14, 'helpers': 0}
+        """
+        top = self.board_vars
+        table: dict[str, dict[str, Any]] = {}
+        for group in self.groups:
+            kind = "placed" if group.part == "placed" else group.name.split("_")[0]
+            row = table.setdefault(kind, {"lines": set(), "alo": 0, "amo": 0, "placed": 0, "helpers": set()})
+            row["lines"].add(group.name)
+            row[group.part] += len(group)
+            for clause in self.clauses[group.start:group.stop]:
+                row["helpers"].update(abs(lit) for lit in clause if abs(lit) > top)
+        order = ["row", "col", "diag", "anti", "placed"]
+        return {kind: {"lines": len(table[kind]["lines"]), "alo": table[kind]["alo"], "amo": table[kind]["amo"],
+                       "helpers": len(table[kind]["helpers"])} | ({"units": table[kind]["placed"]}
+                                                                 if kind == "placed" else {})
+                for kind in order if kind in table}
+
+    def decode(self, model: Iterable[int]) -> Board:
+        """The board a model (list of signed literals) stands for."""
+        return decode_model(model, self.n)
+
+    def literal_name(self, lit: int) -> str:
+        """``P[3,5]`` for a board variable, ``h12`` for a helper; ``¬`` in front for a negative literal."""
+        var = abs(lit)
+        if var <= self.board_vars:
+            r, c = self.problem.cell(var)
+            name = f"P[{r},{c}]"
+        else:
+            name = f"h{var - self.board_vars}"
+        return name if lit > 0 else "¬" + name
+
+    def clause_text(self, index: int) -> str:
+        """A clause in the lectures' notation, e.g. ``¬P[1,1] ∨ ¬P[1,2]``."""
+        return " ∨ ".join(self.literal_name(lit) for lit in self.clauses[index])
+
+    def to_dimacs(self, comments: bool = True) -> str:
+        return dimacs_text(self, comments=comments)
+
+
+def decode_model(model: Iterable[int], n: int) -> Board:
+    """Queens of the positive board literals (1 .. n²) in a model, sorted by row."""
+    top = n * n
+    return tuple(sorted(((lit - 1) // n + 1, (lit - 1) % n + 1) for lit in model if 0 < lit <= top))
+
+
+def build_cnf(problem: Problem | int, encoding: str = DEFAULT_ENCODING, define: bool = False) -> CNF:
+    """The CNF of an N-queens problem: for each line, at least one (rows and columns) and at most one in
+    the chosen encoding; a unit clause per pre-placed queen.
+
+    ``define`` adds one clause per helper variable making it a function of the board (see
+    :mod:`nqueens_kit.methods.sat.encodings`); the boards are the same, but each board then has exactly one model.
+    """
+    if not isinstance(problem, Problem):
+        problem = Problem(problem)
+    enc = get_encoding(encoding)
+    n = problem.n
+    pool = VarPool(n * n)
+    clauses: list[Clause] = []
+    groups: list[ClauseGroup] = []
+    amo = enc.at_most_one
+    for line in problem.lines():
+        lits = [(r - 1) * n + c for r, c in line.cells]
+        if line.exact:
+            groups.append(ClauseGroup(line.name, "alo", len(clauses), len(clauses) + 1))
+            clauses.append(lits)
+        start = len(clauses)
+        clauses.extend(amo(lits, pool, define))
+        groups.append(ClauseGroup(line.name, "amo", start, len(clauses)))
+    for r, c in problem.preplaced:
+        groups.append(ClauseGroup(f"placed_{r}_{c}", "placed", len(clauses), len(clauses) + 1))
+        clauses.append([(r - 1) * n + c])
+    return CNF(problem, encoding, clauses, pool.top, groups, define)
+
+
+@dataclass
+class Residual:
+    """What is left of a problem once some queens are fixed: the lines restricted to the cells those
+    queens leave open, in the same encoding.  The open cells are variables ``1 .. len(cells)`` (variable v
+    is ``cells[v - 1]``), helpers come after them; ``queens`` are the fixed queens."""
+
+    queens: tuple[Cell, ...]
+    cells: list[Cell]
+    clauses: list[Clause]
+    num_vars: int
+
+    def board(self, model: Iterable[int]) -> Board:
+        """The fixed queens plus the queens of a model's positive cell literals, sorted by row."""
+        top = len(self.cells)
+        return tuple(sorted([*self.queens, *(self.cells[lit - 1] for lit in model if 0 < lit <= top)]))
+
+
+def build_residual(problem: Problem, queens: Iterable[Cell], encoding: str = DEFAULT_ENCODING,
+                   define: bool = False, lines: Sequence[Line] | None = None) -> Residual | None:
+    """The formula of the sub-problem where ``queens`` (non-attacking, with the pre-placed ones) are fixed,
+    or None when a row or column has no open cell left (the sub-problem has no solution).
+
+    This is unit propagation of the fixed queens done on the board before encoding: every cell a fixed queen
+    attacks is dropped, every line a fixed queen sits on is satisfied and dropped, and each remaining line
+    gets the encoding over its open cells.  Every open cell lies on an open row, so every variable occurs.
+    ``lines`` passes ``problem.lines()`` in when many sub-problems of one problem are built.
+
+    >>> r = build_residual(Problem(4), [(1, 2)])
+    >>> r.cells
+    [(2, 4), (3, 1), (3, 3), (4, 1), (4, 3), (4, 4)]
+    >>> r.board([1, 2, -3, -4, 5, -6])
+    ((1, 2), (2, 4), (3, 1), (4, 3))
+    """
+    fixed = tuple(sorted(set(queens) | set(problem.preplaced)))
+    rows = {r for r, _ in fixed}
+    cols = {c for _, c in fixed}
+    diffs = {r - c for r, c in fixed}
+    sums = {r + c for r, c in fixed}
+    number: dict[Cell, int] = {}
+    encoded: list[tuple[bool, list[int]]] = []
+    for line in problem.lines() if lines is None else lines:
+        if line.exact and (line.index in (rows if line.kind == "row" else cols)):
+            continue
+        open_cells = [(r, c) for r, c in line.cells
+                      if r not in rows and c not in cols and r - c not in diffs and r + c not in sums]
+        if line.exact and not open_cells:
+            return None
+        if not line.exact and len(open_cells) < 2:
+            continue
+        encoded.append((line.exact, [number.setdefault(cell, len(number) + 1) for cell in open_cells]))
+    amo = get_encoding(encoding).at_most_one
+    pool = VarPool(len(number))
+    clauses: list[Clause] = []
+    for exact, lits in encoded:
+        if exact:
+            clauses.append(lits)
+        clauses.extend(amo(lits, pool, define))
+    return Residual(fixed, list(number), clauses, pool.top)
+
+
+def line_lengths(n: int) -> list[tuple[int, int, bool]]:
+    """``(length, how many lines, exact)``: 2n exact lines of length n; per diagonal direction, lines of
+    length 2 .. n-1 twice each and one of length n."""
+    result = [(n, 2 * n, True)]
+    if n >= 2:
+        result.append((n, 2, False))
+        result += [(k, 4, False) for k in range(2, n)]
+    return result
+
+
+def predicted_size(n: int, encoding: str = DEFAULT_ENCODING, preplaced: int = 0,
+                   define: bool = False) -> tuple[int, int]:
+    """``(variables, clauses)`` of :func:`build_cnf` from the encoding's closed-form counts alone."""
+    n = parse_n(n)
+    counts = get_encoding(encoding).counts
+    variables, clauses = n * n, preplaced
+    for length, how_many, exact in line_lengths(n):
+        aux, cl = counts(length)
+        variables += how_many * aux
+        clauses += how_many * (cl + (1 if exact else 0) + (aux if define else 0))
+    return variables, clauses
+
+
+def pairwise_clause_formula(n: int) -> int:
+    """The lectures' count for the pairwise encoding: 2n + n²(n−1) + n(n−1)(2n−1)/3.
+
+    2n at-least-one clauses (rows, columns), n·C(n,2) at-most-one pairs in rows and as many in columns,
+    and n(n−1)(2n−1)/3 attacking pairs on the diagonals of both directions.
+    """
+    return 2 * n + n * n * (n - 1) + n * (n - 1) * (2 * n - 1) // 3
+
+
+# --------------------------------------------------------------------------------------------- DIMACS
+
+
+#: The header comment that tells the board size of a file the kit wrote (see :func:`kit_board_size`).
+_SIZE_COMMENT = re.compile(r"variable \(r-1\)\*([0-9]{1,8}) \+ c is the queen at row r, column c")
+
+
+def kit_board_size(dimacs: Dimacs) -> int | None:
+    """The board size a DIMACS file written by the kit states in its header comments, or None.
+
+    >>> from nqueens_kit.formats.dimacs import parse_dimacs
+    >>> kit_board_size(parse_dimacs(dimacs_text(build_cnf(5, "commander"))))
+    5
+    """
+    for comment in dimacs.comments[:8]:
+        match = _SIZE_COMMENT.search(comment)
+        if match:
+            n = int(match.group(1))
+            return n if 1 <= n and n * n <= dimacs.num_vars else None
+    return None
+
+
+def _dimacs_header_comments(cnf: CNF) -> list[str]:
+    n = cnf.n
+    lines = [
+        f"{cnf.problem.describe()}, encoding {cnf.encoding}, written by nqueens-kit",
+        f"variable (r-1)*{n} + c is the queen at row r, column c (1-based): variables 1..{n * n}",
+    ]
+    if cnf.num_vars > n * n:
+        lines.append(f"variables {n * n + 1}..{cnf.num_vars} are helpers of the {cnf.encoding} encoding")
+    lines += [
+        "rows and columns: exactly one queen; diagonals (r-c constant) and anti-diagonals (r+c constant)",
+        "of two or more cells: at most one queen; each group of clauses is preceded by its line's name",
+    ]
+    return lines
+
+
+def dimacs_text(cnf: CNF, comments: bool = True) -> str:
+    """The CNF as DIMACS text, with ``c`` lines explaining the numbering and each line's clauses."""
+    buffer = io.StringIO()
+    write_dimacs_clauses(
+        buffer, cnf.num_vars, cnf.clauses,
+        _dimacs_header_comments(cnf) if comments else (),
+        cnf.groups if comments else (),
+    )
+    return buffer.getvalue()
+
+
+def write_dimacs(cnf: CNF, path: str | os.PathLike[str], comments: bool = True) -> Path:
+    """Write the CNF to ``path`` (one-line error if the path cannot be written)."""
+    path = Path(path)
+    try:
+        with open(path, "w", encoding="ascii") as out:
+            write_dimacs_clauses(
+                out, cnf.num_vars, cnf.clauses,
+                _dimacs_header_comments(cnf) if comments else (),
+                cnf.groups if comments else (),
+            )
+    except OSError as exc:
+        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    return path

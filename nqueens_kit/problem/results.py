@@ -1,0 +1,161 @@
+"""What every method returns: a :class:`Status`, a :class:`SolveResult` (one board or none) and a
+:class:`CountResult` (how many boards).
+
+Vocabulary, said once for the whole kit:
+
+- a *method* is a way of solving (``sat``, ``ilp``, ``construct``, ``backtrack``, ...);
+- a *variant* is what a method lets you choose about the model: the CNF *encoding* of SAT or the ILP
+  *formulation*; methods without a model (the construction, backtracking) have none;
+- a *solver* is the program that does the search (pycosat, CaDiCaL, CBC, HiGHS, ...);
+- a *formula* is the CNF an encoder writes; a *model* is a SAT solver's satisfying assignment (PuLP's
+  ``LpProblem`` is called the *ILP model*); a *board* is the queens a model decodes to.
+
+>>> Status.SOLVED == "solved", str(Status.TIMEOUT), Status.INFEASIBLE.finished
+(True, 'timeout', True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from .board import Board, Cell, verify
+
+
+class Status(str, Enum):
+    """How a run ended.  A ``str`` enum: it compares equal to its value and is written as it in JSON/CSV."""
+
+    SOLVED = "solved"          # a board was found (and handed to verify)
+    INFEASIBLE = "infeasible"  # proven: no board exists
+    TIMEOUT = "timeout"        # the wall-clock limit passed first
+    MEMOUT = "memout"          # the memory limit passed first
+    ERROR = "error"            # the run failed; the message says why
+    SKIPPED = "skipped"        # a sweep chose not to run it
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __repr__(self) -> str:  # shown as its value in notebooks and doctests: 'solved'
+        return repr(self.value)
+
+    @property
+    def finished(self) -> bool:
+        """True for an answer (solved or infeasible), False for a run that stopped without one."""
+        return self in (Status.SOLVED, Status.INFEASIBLE)
+
+    @classmethod
+    def parse(cls, value: Any) -> Status:
+        """A status from its value, e.g. ``Status.parse("timeout")``; ValueError names the valid ones."""
+        try:
+            return cls(value)
+        except ValueError:
+            raise ValueError(f"unknown status {value!r}; valid: {', '.join(s.value for s in cls)}") from None
+
+
+def _variant_keys(method: str, variant: str | None) -> dict[str, str | None]:
+    """The JSON keys the command line has always printed: ``encoding`` for SAT, ``formulation`` for ILP."""
+    return {"encoding": variant if method in ("sat", "model-count") else None,
+            "formulation": variant if method == "ilp" else None}
+
+
+@dataclass
+class SolveResult:
+    """The outcome of one solve, whichever method produced it.
+
+    ``queens`` is the decoded board (1-based, sorted by row) when ``status`` is solved; ``verified`` is set
+    by :func:`~nqueens_kit.problem.board.verify`, never by the encoder.  ``variant`` is the encoding (SAT) or the
+    formulation (ILP).  ``variables`` and ``clauses`` (SAT) or ``constraints`` (ILP) give the model size;
+    ``stats`` holds what the solver reports (conflicts, nodes, its own time, ...) and ``options`` the solver
+    settings the run used.  ``core``: for an infeasible completion, a minimal set of the pre-placed queens
+    that already cannot be completed (when it was asked for).
+    """
+
+    n: int
+    method: str
+    status: Status
+    queens: Board = ()
+    variant: str | None = None
+    solver: str | None = None
+    preplaced: tuple[Cell, ...] = ()
+    variables: int | None = None
+    clauses: int | None = None
+    constraints: int | None = None
+    build_seconds: float = 0.0
+    solve_seconds: float = 0.0
+    verified: bool | None = None
+    message: str = ""
+    stats: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+    core: tuple[Cell, ...] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.status = Status.parse(self.status)
+
+    @property
+    def encoding(self) -> str | None:
+        return self.variant if self.method == "sat" else None
+
+    @property
+    def formulation(self) -> str | None:
+        return self.variant if self.method == "ilp" else None
+
+    def check(self) -> SolveResult:
+        """Run the independent verifier on a solved board and record the verdict; returns self."""
+        if self.status == Status.SOLVED:
+            self.verified = verify(self.n, self.queens, self.preplaced)
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form shared by every method (one table can hold SAT and ILP runs)."""
+        data: dict[str, Any] = {"n": self.n, "method": self.method, **_variant_keys(self.method, self.variant),
+                                "solver": self.solver, "status": Status.parse(self.status).value,
+                                "queens": [list(q) for q in self.queens],
+                                "preplaced": [list(q) for q in self.preplaced],
+                                "variables": self.variables, "clauses": self.clauses,
+                                "constraints": self.constraints,
+                                "build_seconds": round(self.build_seconds, 6),
+                                "solve_seconds": round(self.solve_seconds, 6),
+                                "verified": self.verified, "message": self.message, "stats": self.stats,
+                                "options": self.options}
+        if self.core is not None:
+            data["core"] = [list(q) for q in self.core]
+        data.update(self.extra)
+        return data
+
+
+@dataclass
+class CountResult:
+    """How many boards a method found; ``fundamental`` is the count up to the 8 symmetries.
+
+    ``status`` is solved for a complete count and timeout when the time limit stopped it: ``count`` is
+    then a lower bound (the boards found so far, each verified).
+    """
+
+    n: int
+    count: int
+    method: str
+    variant: str | None = None
+    solver: str | None = None
+    fundamental: int | None = None
+    seconds: float = 0.0
+    preplaced: tuple[Cell, ...] = ()
+    note: str = ""
+    status: Status = Status.SOLVED
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.status = Status.parse(self.status)
+
+    @property
+    def complete(self) -> bool:
+        return self.status == Status.SOLVED
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {"n": self.n, "count": self.count, "fundamental": self.fundamental, "method": self.method,
+                **_variant_keys(self.method, self.variant), "solver": self.solver,
+                "status": Status.parse(self.status).value, "complete": self.complete, "seconds": round(self.seconds, 6),
+                "preplaced": [list(q) for q in self.preplaced], "note": self.note}
+        data.update(self.extra)
+        return data

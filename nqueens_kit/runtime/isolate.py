@@ -1,0 +1,535 @@
+"""The one way the kit runs work in a child process with a wall-clock limit.
+
+pycosat and most in-process solvers cannot be interrupted, and CBC or a DIMACS binary runs as a process of
+its own; so whatever must be stoppable (a solve or count with a time limit, every run of a timing sweep,
+the apps' Stop button, Ctrl-C on the command line) runs as a *job* in a child process:
+
+- the child leads a new process group, so stopping it stops every solver process it started;
+- it gets a private temporary folder (``TMPDIR``), removed by the parent however the child ends;
+- it can send progress messages (:func:`report`) and, for timing, say when its clock starts (:func:`ready`);
+- its result comes back through a pipe; its error comes back with its type and message (a kit error is
+  raised again as itself in the parent), never as a silent exit;
+- the parent measures wall time, CPU time of the child and of every process it waited for (``wait4``),
+  and the child's own peak memory.
+
+``fresh=False`` (the default on POSIX) forks: the child starts at once and shares what the parent already
+built.  ``fresh=True`` starts a new interpreter (``python -m nqueens_kit.runtime.isolate``), so every run of a sweep
+starts from the same state; imports happen before :func:`ready` and are recorded as start-up time.
+
+>>> run_in_child(sum, ([1, 2, 3],)).value
+6
+>>> run_in_child(_sleep, (5.0,), time_limit=0.2).status
+'timeout'
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
+
+from .. import errors
+
+#: Extra seconds after the deadline before the child is killed, so a solver that honours the limit itself
+#: can still hand back its answer ("stopped on time") instead of being cut off.
+GRACE_SECONDS = 0.4
+#: How long a fresh interpreter may take to start and import its job before the run is an error.
+STARTUP_SECONDS = 120.0
+#: Lines of the child's own output kept for an error message.
+TAIL_LINES = 5
+
+_channel: Connection | None = None
+_local_reporter: list[Callable[[Any], None]] = []
+_ready_sent = False
+
+
+# ------------------------------------------------------------------------------------ the child's side
+
+
+def report(message: Any) -> None:
+    """Send ``message`` to the parent (a progress count, say); in-process, pass it to :func:`reporting`'s
+    callback; otherwise do nothing.  Cheap enough to call every few hundred boards."""
+    if _channel is not None:
+        _channel.send(("progress", message))
+    elif _local_reporter:
+        _local_reporter[-1](message)
+
+
+@contextmanager
+def reporting(callback: Callable[[Any], None]) -> Iterator[None]:
+    """Route :func:`report` to ``callback`` while a job runs in this process."""
+    _local_reporter.append(callback)
+    try:
+        yield
+    finally:
+        _local_reporter.pop()
+
+
+#: A fresh child runs with one thread in the numerical libraries its solvers import (OpenBLAS through
+#: numpy through PuLP, OpenMP in HiGHS): otherwise their idle threads spin and a run's CPU time doubles.
+SINGLE_THREAD_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def ready() -> None:
+    """Say that the job has finished its preparation (imports): the parent's clock for it starts now."""
+    global _ready_sent
+    if _channel is not None and not _ready_sent:
+        _ready_sent = True
+        _channel.send(("ready", _cpu_self()))
+
+
+def in_child() -> bool:
+    """True inside a job started by :func:`run_in_child`."""
+    return _channel is not None
+
+
+def _cpu_self() -> float:
+    """CPU seconds of this process and of every child it has waited for (a solver program, a warm-up run)."""
+    try:
+        import resource
+
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    except (ImportError, OSError):
+        return time.process_time()
+
+
+def _peak_rss_mb() -> float | None:
+    """This process's peak resident memory in MB (``VmHWM``: ``ru_maxrss`` would include the parent's)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return round(peak / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
+    except (ImportError, OSError):
+        return None
+
+
+def _error_record(exc: BaseException) -> tuple[Any, ...]:
+    kit = type(exc).__name__ if isinstance(exc, errors.NQueensError) else None
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f" ({exc.filename})" if exc.filename else ""
+        text = f"{exc.strerror}{where}"
+    return ("error", type(exc).__name__, text, kit, traceback.format_exc(limit=20))
+
+
+def _child_main(conn: Connection, fn: Callable[..., Any], args: tuple[Any, ...], scratch: str,
+                memory_limit: int | None, auto_ready: bool) -> None:
+    """Run the job and send its outcome; the caller exits the process right after."""
+    global _channel, _ready_sent
+    _channel, _ready_sent = conn, False
+    os.environ["TMPDIR"] = os.environ["TEMP"] = os.environ["TMP"] = scratch
+    tempfile.tempdir = scratch
+    if memory_limit:
+        _limit_memory(memory_limit)
+    try:
+        if auto_ready:
+            ready()
+        value = fn(*args)
+        conn.send(("ok", value, _peak_rss_mb(), _cpu_self()))  # CPU at the answer: not the exit after it
+    except BaseException as exc:  # everything goes back to the parent, which decides
+        try:
+            conn.send(_error_record(exc) + (_peak_rss_mb(),))
+        except BaseException:  # the error itself cannot be pickled or the pipe is gone
+            pass
+
+
+def _limit_memory(limit: int) -> None:
+    """Cap this process's address space at its current size plus ``limit`` (inherited by solvers it starts)."""
+    try:
+        import resource
+
+        with open("/proc/self/status", encoding="ascii") as status:
+            size = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
+        resource.setrlimit(resource.RLIMIT_AS, (size + limit, size + limit))
+    except (ImportError, OSError, ValueError, StopIteration):
+        pass  # no limit where it cannot be set
+
+
+def _redirect_output(scratch: str) -> None:
+    """The child's stdout and stderr (C libraries write to them directly) go to a log in its folder."""
+    log = os.open(os.path.join(scratch, "child.log"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    os.close(log)
+
+
+def _die_with_parent() -> None:
+    """Linux: have the kernel kill this child if the process that waits for it dies (a Dask worker or a
+    kernel killed outright), so no solver is left running without anyone to stop it."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+
+
+def _fresh_main() -> None:
+    """Entry point of a fresh child: ``python -m nqueens_kit.runtime.isolate FD`` with the pickled job on stdin."""
+    _die_with_parent()
+    conn = Connection(int(sys.argv[1]), readable=False)
+    try:
+        fn, args, scratch, memory_limit, auto_ready = pickle.loads(sys.stdin.buffer.read())
+    except BaseException as exc:  # e.g. a job defined in a script's __main__, which a new interpreter lacks
+        conn.send(_error_record(exc) + (None,))
+        os._exit(1)
+    _redirect_output(scratch)
+    _child_main(conn, fn, args, scratch, memory_limit, auto_ready)
+    conn.close()
+    sys.stdout.flush()
+    os._exit(0)
+
+
+# ----------------------------------------------------------------------------------- the parent's side
+
+
+@dataclass
+class ChildRun:
+    """How a job in a child process ended.
+
+    ``status``: ``done`` (``value`` holds the job's return value), ``timeout``, ``memout`` (a MemoryError
+    under the memory limit) or ``failed`` (``error`` says why; ``error_type`` is the exception's type).
+    ``wall`` counts from the start (or from :func:`ready` when ``clock_from_ready``); ``startup`` is the
+    time to :func:`ready`; ``cpu`` is user + system time of the child and everything it waited for, minus
+    the child's own CPU before :func:`ready`.  ``progress`` is the last :func:`report` message.
+    """
+
+    status: str
+    value: Any = None
+    wall: float = 0.0
+    startup: float = 0.0
+    cpu: float | None = None
+    peak_rss_mb: float | None = None
+    tree_peak_rss_mb: float | None = None
+    error: str = ""
+    error_type: str = ""
+    kit_error: str | None = None
+    progress: Any = None
+    log_tail: list[str] = field(default_factory=list)
+
+    def raise_error(self) -> None:
+        """Raise the child's error in this process: a kit error as itself, anything else as ChildFailed."""
+        if self.status != "failed":
+            return
+        kind = getattr(errors, self.kit_error, None) if self.kit_error else None
+        if isinstance(kind, type) and issubclass(kind, errors.NQueensError):
+            raise kind(self.error)
+        raise ChildFailed(f"{self.error_type}: {self.error}" if self.error_type else self.error)
+
+
+class ChildFailed(errors.NQueensError):
+    """A job failed in its child process for a reason that is not the user's (its message says what)."""
+
+
+def _sleep(seconds: float) -> None:
+    time.sleep(seconds)
+
+
+def can_fork() -> bool:
+    return hasattr(os, "fork") and os.name == "posix"
+
+
+def run_in_child(fn: Callable[..., Any], args: tuple[Any, ...] = (), *, time_limit: float | None = None,
+                 fresh: bool = False, clock_from_ready: bool = False, auto_ready: bool = True,
+                 on_message: Callable[[Any], None] | None = None, memory_limit: int | None = None,
+                 grace: float = GRACE_SECONDS, stop: Callable[[], bool] | None = None,
+                 watch_memory: bool = False) -> ChildRun:
+    """Run ``fn(*args)`` in a child process and wait for it at most ``time_limit`` seconds (+ ``grace``).
+
+    ``fresh``: a new interpreter rather than a fork (``fn`` and ``args`` must then be picklable; the job's
+    imports are start-up time).  ``clock_from_ready``: the limit and ``wall`` count from the child's
+    :func:`ready` rather than from its start.  ``on_message`` receives every :func:`report` message as it
+    arrives.  ``memory_limit`` (bytes) caps the child's memory growth.  ``stop`` is polled about ten times a
+    second; when it returns True the child is stopped and the run ends as ``timeout`` (a Stop button).
+    ``watch_memory`` samples the resident memory of the child and every process below it (solver
+    executables included) about twenty times a second into ``tree_peak_rss_mb`` (Linux).
+    Ctrl-C (KeyboardInterrupt) in the caller stops the child and its solvers, then propagates.
+    """
+    fresh = fresh or not can_fork()
+    scratch = tempfile.mkdtemp(prefix="nqueens-kit-")
+    process: _Child | None = None
+    try:
+        process = _Child.start(fn, args, scratch, fresh, memory_limit, auto_ready)
+        return process.wait(time_limit, clock_from_ready, on_message, grace, stop, watch_memory)
+    finally:
+        if process is not None:
+            process.kill()
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+class _Child:
+    """A started child process: its pid (= its process group), the read end of its pipe, its clock."""
+
+    def __init__(self, pid: int, conn: Connection, scratch: str, popen: subprocess.Popen[bytes] | None) -> None:
+        self.pid, self.conn, self.scratch, self.popen = pid, conn, scratch, popen
+        self.started = time.monotonic()
+        self.reaped = False
+        self.cpu_total: float | None = None
+        self.exit_status: int | None = None
+
+    @classmethod
+    def start(cls, fn: Callable[..., Any], args: tuple[Any, ...], scratch: str, fresh: bool,
+              memory_limit: int | None, auto_ready: bool) -> _Child:
+        read_fd, write_fd = os.pipe()
+        if fresh:
+            job = pickle.dumps((fn, args, scratch, memory_limit, auto_ready))
+            env = dict(os.environ, TMPDIR=scratch, TEMP=scratch, TMP=scratch, PYTHONUNBUFFERED="1")
+            for name in SINGLE_THREAD_ENV:  # numerical libraries' thread pools spin on other cores
+                env.setdefault(name, "1")
+            try:
+                popen = subprocess.Popen(
+                    [sys.executable, "-m", "nqueens_kit.runtime.isolate", str(write_fd)], stdin=subprocess.PIPE,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(write_fd,), env=env,
+                    start_new_session=True, close_fds=True,
+                )
+            except OSError as exc:
+                os.close(read_fd)
+                os.close(write_fd)
+                raise ChildFailed(f"cannot start a Python process: {exc.strerror or exc}") from None
+            os.close(write_fd)
+            assert popen.stdin is not None
+            try:
+                popen.stdin.write(job)
+                popen.stdin.close()
+            except BrokenPipeError:
+                pass  # the child died at once; wait() reports it
+            return cls(popen.pid, Connection(read_fd, writable=False), scratch, popen)
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()  # or the child would print the parent's buffered text a second time
+            except (OSError, ValueError):
+                pass
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # "fork() with threads": the child runs no threads
+            pid = os.fork()
+        if pid == 0:  # the child
+            code = 0
+            try:
+                os.close(read_fd)
+                os.setsid()
+                for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+                    signal.signal(sig, signal.SIG_DFL)
+                _redirect_output(scratch)
+                conn = Connection(write_fd, readable=False)
+                _child_main(conn, fn, args, scratch, memory_limit, auto_ready)
+                conn.close()
+            except BaseException:
+                code = 1
+            finally:
+                os._exit(code)
+        os.close(write_fd)
+        return cls(pid, Connection(read_fd, writable=False), scratch, None)
+
+    def wait(self, time_limit: float | None, clock_from_ready: bool, on_message: Callable[[Any], None] | None,
+             grace: float, stop: Callable[[], bool] | None, watch_memory: bool = False) -> ChildRun:
+        run = ChildRun("failed")
+        tree_peak = 0.0
+        ready_at: float | None = None
+        cpu_at_ready = 0.0
+        cpu_at_answer: float | None = None
+        clock = self.started
+        while True:
+            deadline: float | None
+            if clock_from_ready and ready_at is None:
+                deadline = self.started + STARTUP_SECONDS
+            else:
+                deadline = clock + time_limit + grace if time_limit is not None else None
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if stop is not None:
+                wait = 0.1 if wait is None else min(wait, 0.1)
+            if watch_memory:
+                tree_peak = max(tree_peak, _tree_rss_mb(self.pid))
+                wait = 0.05 if wait is None else min(wait, 0.05)
+            try:
+                has_message = self.conn.poll(wait)
+            except (OSError, EOFError):
+                has_message = True
+            if not has_message:
+                if stop is not None and stop():
+                    run.status, run.error = "timeout", "stopped"
+                    break
+                if deadline is not None and time.monotonic() >= deadline:
+                    if clock_from_ready and ready_at is None:
+                        run.error = f"the child process did not start within {STARTUP_SECONDS:g} s"
+                    else:
+                        run.status = "timeout"
+                        run.error = f"no answer within the time limit of {time_limit:g} s"
+                    break
+                continue
+            try:
+                message = self.conn.recv()
+            except (EOFError, OSError):
+                run.error = self._death()
+                break
+            except Exception as exc:  # an answer that cannot be unpickled here
+                run.error = f"the child's answer could not be read ({type(exc).__name__}: {exc})"
+                break
+            kind = message[0]
+            if kind == "ready":
+                ready_at, cpu_at_ready = time.monotonic(), float(message[1])
+                run.startup = ready_at - self.started
+                if clock_from_ready:
+                    clock = ready_at
+            elif kind == "progress":
+                run.progress = message[1]
+                if on_message is not None:
+                    on_message(message[1])
+            elif kind == "ok":
+                run.status, run.value, run.peak_rss_mb = "done", message[1], message[2]
+                cpu_at_answer = float(message[3]) if len(message) > 3 else None
+                break
+            elif kind == "error":
+                _, run.error_type, run.error, run.kit_error, _trace, run.peak_rss_mb = message
+                run.status = "memout" if run.error_type == "MemoryError" else "failed"
+                break
+        run.wall = time.monotonic() - clock
+        self.kill()
+        if cpu_at_answer is not None:
+            run.cpu = max(0.0, cpu_at_answer - cpu_at_ready)
+        elif self.cpu_total is not None:
+            run.cpu = max(0.0, self.cpu_total - cpu_at_ready)
+        if watch_memory:
+            run.tree_peak_rss_mb = round(max(tree_peak, run.peak_rss_mb or 0.0), 1)
+        if run.status == "failed":
+            run.log_tail = self.log_tail()
+        return run
+
+    def _death(self) -> str:
+        """Why the child ended without an answer (it closed the pipe by exiting)."""
+        self.reap(block=True)
+        code = self.exit_status
+        tail = self.log_tail()
+        detail = f": {tail[-1]}" if tail else ""
+        if code is not None and os.WIFSIGNALED(code):
+            sig = os.WTERMSIG(code)
+            try:
+                name = signal.Signals(sig).name
+            except ValueError:
+                name = f"signal {sig}"
+            hint = " (out of memory?)" if sig == signal.SIGKILL else ""
+            return f"the child process was killed by {name}{hint}{detail}"
+        status = os.WEXITSTATUS(code) if code is not None and os.WIFEXITED(code) else code
+        return f"the child process exited (status {status}) without an answer{detail}"
+
+    def log_tail(self) -> list[str]:
+        try:
+            with open(os.path.join(self.scratch, "child.log"), "rb") as log:
+                log.seek(0, os.SEEK_END)
+                log.seek(max(0, log.tell() - 8192))
+                text = log.read().decode("utf-8", "replace")
+        except OSError:
+            return []
+        return [line.strip() for line in text.splitlines() if line.strip()][-TAIL_LINES:]
+
+    def kill(self) -> None:
+        """Stop the child's whole process group (solvers included) and reap the child."""
+        if not self.reaped:
+            _kill_tree(self.pid)
+            self.reap(block=True)
+        try:
+            self.conn.close()
+        except OSError:
+            pass
+
+    def reap(self, block: bool) -> None:
+        if self.reaped:
+            return
+        try:
+            pid, status, usage = os.wait4(self.pid, 0 if block else os.WNOHANG)
+        except ChildProcessError:
+            self.reaped = True
+            return
+        if pid == 0:
+            return
+        self.reaped = True
+        self.exit_status = status
+        self.cpu_total = usage.ru_utime + usage.ru_stime
+        if self.popen is not None:
+            self.popen.returncode = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+
+
+def _kill_tree(pid: int) -> None:
+    """SIGKILL the process group led by ``pid`` and any descendant that left it (Linux: found in /proc)."""
+    for victim in _descendants(pid):
+        try:
+            os.kill(victim, signal.SIGKILL)
+        except OSError:
+            pass
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass  # the group is already gone
+
+
+def _tree_rss_mb(pid: int) -> float:
+    """Resident memory of ``pid`` and every process below it, in MB (0 where /proc cannot tell)."""
+    total = 0
+    for member in [pid, *_descendants(pid)]:
+        try:
+            with open(f"/proc/{member}/statm", "rb") as statm:
+                total += int(statm.read().split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    return round(total * _PAGE_MB, 1)
+
+
+try:
+    _PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 1024 / 1024
+except (ValueError, OSError, AttributeError):  # pragma: no cover
+    _PAGE_MB = 4096 / 1024 / 1024
+
+
+def _descendants(pid: int) -> list[int]:
+    """Processes below ``pid`` (children of children ...), from /proc; empty where /proc is missing."""
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    parent_of: dict[int, int] = {}
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                text = stat.read()
+            ppid = int(text[text.rindex(b")") + 2:].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        parent_of[int(entry)] = ppid
+    found, frontier = [], [pid]
+    while frontier:
+        current = frontier.pop()
+        kids = [child for child, parent in parent_of.items() if parent == current]
+        found += kids
+        frontier += kids
+    return found
+
+
+if __name__ == "__main__":
+    # Run as the package's module, not as __main__: the job's report() and ready() use that module's channel.
+    from . import isolate as _module
+
+    _module._fresh_main()

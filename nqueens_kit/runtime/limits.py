@@ -1,0 +1,169 @@
+"""Limits that keep a run safe: the one time-limit check and the one size check.
+
+Inside:
+
+- :func:`check_time_limit`: a time limit from any entry point (CLI, Python, bench, apps) is None or a
+  positive, finite number of seconds; anything else gets the same one-line :class:`InputError`.
+- :class:`Size` and :func:`check_size`: before a formula or ILP model is built, its size is known from the
+  closed forms (:func:`nqueens_kit.methods.sat.cnf.predicted_size` and the ILP counts), and so is roughly the memory
+  it needs.  Above :func:`memory_budget` (half of this machine's memory by default; ``--max-memory``
+  or the environment variable ``NQUEENS_KIT_MAX_MEMORY`` change it) the kit refuses at once with one
+  line that names the size and what would work instead.
+- :func:`parse_bytes`: ``"8G"``, ``"512M"``, ``"1.5GB"`` into bytes.
+
+>>> check_time_limit(2), check_time_limit(None)
+(2.0, None)
+>>> parse_bytes("1.5G")
+1610612736
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import InputError
+
+#: Environment variable with the memory budget (e.g. ``8G``); ``--max-memory`` overrides it.
+MEMORY_ENV = "NQUEENS_KIT_MAX_MEMORY"
+#: Share of the machine's memory a single run may plan to use when nothing else is said.
+DEFAULT_MEMORY_SHARE = 0.5
+
+# Bytes per unit, measured with the kit's own builders and solvers (Python 3.11, 64-bit): a CNF held
+# as Python lists costs 90-150 B a clause and pycosat's copy as much again (up to 300 B at n = 300);
+# a PuLP model costs 200-400 B per non-zero and ~900 B per variable before CBC reads it.
+SAT_BYTES_PER_CLAUSE = 320
+SAT_BYTES_PER_VARIABLE = 64
+ILP_BYTES_PER_NONZERO = 1000
+ILP_BYTES_PER_VARIABLE = 1000
+#: Average characters per clause line of a DIMACS file (the numbers and " 0\n").
+DIMACS_BYTES_PER_LITERAL = 7
+
+
+def check_time_limit(value: Any, what: str = "time limit") -> float | None:
+    """``value`` as seconds (a float), or None for no limit; one-line :class:`InputError` otherwise.
+
+    >>> check_time_limit("0.5")
+    0.5
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        seconds = math.nan
+    elif isinstance(value, str):
+        try:
+            seconds = float(value.strip()) if re.fullmatch(r"\s*[0-9.eE+-]+\s*", value) else math.nan
+        except ValueError:
+            seconds = math.nan
+    else:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError, OverflowError):
+            seconds = math.nan
+    if not (seconds > 0 and math.isfinite(seconds)):
+        shown = value.strip()[:40] if isinstance(value, str) else repr(value)
+        raise InputError(f"{what} must be a positive number of seconds (e.g. 10 or 0.5), not {shown}")
+    return seconds
+
+
+_UNITS = {"": 1, "B": 1, "K": 1024, "KB": 1024, "KIB": 1024, "M": 1024**2, "MB": 1024**2, "MIB": 1024**2,
+          "G": 1024**3, "GB": 1024**3, "GIB": 1024**3, "T": 1024**4, "TB": 1024**4, "TIB": 1024**4}
+
+
+def parse_bytes(value: Any, what: str = "memory limit") -> int:
+    """A memory size from ``8G``, ``512M``, ``1.5GB`` or a number of bytes; one-line error otherwise."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 and math.isfinite(value):
+        return int(value)
+    match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)\s*", str(value))
+    unit = match.group(2).upper() if match else ""
+    if not match or unit not in _UNITS or float(match.group(1)) <= 0:
+        raise InputError(f"{what} must be a size such as 8G, 512M or 2000000000 (bytes), not {str(value)[:40]!r}")
+    return int(float(match.group(1)) * _UNITS[unit])
+
+
+def physical_memory() -> int | None:
+    """This machine's memory in bytes, or None where it cannot be read."""
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def memory_budget(max_memory: Any = None) -> int:
+    """The bytes one run may plan to use: ``max_memory`` if given, else ``$NQUEENS_KIT_MAX_MEMORY``, else
+    half of the machine's memory (8 GiB where that cannot be read)."""
+    if max_memory is not None:
+        return parse_bytes(max_memory, "--max-memory")
+    env = os.environ.get(MEMORY_ENV)
+    if env:
+        return parse_bytes(env, MEMORY_ENV)
+    total = physical_memory()
+    return int(total * DEFAULT_MEMORY_SHARE) if total else 8 * 1024**3
+
+
+def human_bytes(count: float) -> str:
+    """``1.2 GB``, ``340 MB``, ``2.4 TB`` (powers of 1024)."""
+    for unit in ("B", "KB", "MB", "GB", "TB", "PB"):
+        if count < 1024 or unit == "PB":
+            return f"{count:.0f} {unit}" if unit == "B" else f"{count:.1f} {unit}"
+        count /= 1024
+    return f"{count:.1f} PB"  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class Size:
+    """The predicted size of one model: variables, clauses (SAT) or constraints and non-zeros (ILP), and
+    the memory a run is expected to need."""
+
+    variables: int
+    clauses: int | None = None
+    constraints: int | None = None
+    nonzeros: int | None = None
+    literals: int | None = None
+    memory: int = 0
+
+    def describe(self) -> str:
+        parts = [f"{self.variables:,} variables"]
+        if self.clauses is not None:
+            parts.append(f"{self.clauses:,} clauses")
+        if self.constraints is not None:
+            parts.append(f"{self.constraints:,} constraints")
+        return ", ".join(parts)
+
+
+def sat_size(n: int, encoding: str, preplaced: int = 0, define: bool = False) -> Size:
+    """The size of the CNF of n-queens in ``encoding`` and the memory building and solving it needs."""
+    from ..methods.sat.cnf import predicted_size
+
+    variables, clauses = predicted_size(n, encoding, preplaced, define)
+    literals = 2 * clauses + 2 * n * n  # binary at-most-one clauses plus the row and column clauses
+    return Size(variables, clauses=clauses, literals=literals,
+                memory=SAT_BYTES_PER_CLAUSE * clauses + SAT_BYTES_PER_VARIABLE * variables)
+
+
+def ilp_size(n: int, pair_diagonals: bool, preplaced: int = 0) -> Size:
+    """The size of the ILP model: n² binaries; rows and columns, then one constraint per diagonal line or
+    one per attacking pair on a diagonal (``pair_diagonals``)."""
+    diagonal_cells = 2 * (n * n - 2) if n >= 2 else 0  # cells on diagonals of two or more, both directions
+    pairs = n * (n - 1) * (2 * n - 1) // 3
+    constraints = 2 * n + preplaced + (pairs if pair_diagonals else max(0, 2 * (2 * n - 3)))
+    nonzeros = 2 * n * n + preplaced + (2 * pairs if pair_diagonals else diagonal_cells)
+    return Size(n * n, constraints=constraints, nonzeros=nonzeros,
+                memory=ILP_BYTES_PER_NONZERO * nonzeros + ILP_BYTES_PER_VARIABLE * n * n)
+
+
+def check_size(size: Size, what: str, suggestion: str, max_memory: Any = None) -> None:
+    """Refuse (one line) a model whose predicted memory is above the budget, naming its size.
+
+    ``what`` says what would be built (``"the pairwise CNF of 400-queens"``) and ``suggestion`` what works.
+    """
+    budget = memory_budget(max_memory)
+    if size.memory > budget:
+        raise InputError(
+            f"{what} would have {size.describe()} and need about {human_bytes(size.memory)} of memory, "
+            f"more than the {human_bytes(budget)} allowed; {suggestion} "
+            f"(or raise the limit with --max-memory or {MEMORY_ENV})"
+        )
