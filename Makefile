@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.nqueens-kit-installed
-SYSTEM_PACKAGES ?= minisat cadical picosat chromium
+SYSTEM_PACKAGES ?= minisat cadical picosat cryptominisat chromium
 PYTEST_ARGS ?=
 # JupyterLab refuses to start as root unless told to (containers, lab machines).
 JUPYTER_ROOT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
@@ -19,7 +19,7 @@ run: $(STAMP)
 test: $(STAMP) system-packages
 	$(BIN)/ruff check --no-cache nqueens_kit tests benchmarks
 	$(BIN)/mypy --cache-dir=/dev/null nqueens_kit
-	$(BIN)/python -m pytest -n auto --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n auto $(PYTEST_ARGS)
 
 # Voila shuts a kernel down when its page closes; a kernel left idle and unconnected (a browser that died)
 # is culled after 10 minutes, so a long lecture day leaves no kernels behind.

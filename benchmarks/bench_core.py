@@ -25,7 +25,8 @@ import pycosat
 from nqueens_kit.methods import count_solutions, solve_sat
 from nqueens_kit.methods.sat.cnf import build_cnf
 from nqueens_kit.methods.sat.encodings import ENCODINGS
-from nqueens_kit.methods.search.construct import construct, count_backtrack
+from nqueens_kit.methods.search.backtrack import count_backtrack
+from nqueens_kit.methods.search.construct import construct
 from nqueens_kit.problem.board import verify
 
 
@@ -114,7 +115,8 @@ def main() -> None:
 
     # 2. Memory: pairwise at n = 200 (13.25 M clauses), build only, in a fresh process.
     baseline = peak_rss_mb("import nqueens_kit.methods.sat.cnf")
-    peak = peak_rss_mb("from nqueens_kit.methods.sat.cnf import build_cnf; c = build_cnf(200); assert c.num_clauses == 13253800")
+    peak = peak_rss_mb("from nqueens_kit.methods.sat.cnf import build_cnf; "
+                       "c = build_cnf(200); assert c.num_clauses == 13253800")
     row("peak RSS building pairwise n = 200 (13,253,800 clauses)", peak, baseline, unit="MB",
         base_name="interpreter + kit, nothing built")
     start = time.perf_counter()

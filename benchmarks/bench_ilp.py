@@ -17,8 +17,9 @@ Where the kit's CBC time goes: the root LP takes about 0.1 s at n = 100; the res
 integer point.  With CBC's defaults that is the feasibility pump, whose cost jumps with n, the CBC build
 and even the column order PuLP writes (at n = 100: 2.7 to 11 s across CBC 2.10.3 and the cbcbox build,
 PuLP 3 and 4, where the textbook model takes 8 to 12 s).  So for ``lines`` and ``pairwise`` the kit runs
-CBC without pump, preprocessing and cuts (the ``tuned`` settings of ``nqueens_kit.methods.ilp.formulations``): about 2 to 10
-times faster from n = 36 on with both builds, at most 0.3 s slower on smaller boards.  The extra row
+CBC without pump, preprocessing and cuts (the ``tuned`` settings of
+``nqueens_kit.methods.ilp.formulations``): about 2 to 10 times faster from n = 36 on with both builds, at
+most 0.3 s slower on smaller boards.  The extra row
 "kit, CBC defaults" shows what the formulation alone gives; the textbook side always runs CBC's defaults.
 """
 

@@ -1,4 +1,4 @@
-"""nqueens-kit: N-queens as SAT and as integer linear programming, for teaching and measuring.
+"""nqueens-kit: N-queens as SAT, as integer linear programming and beyond, for teaching and measuring.
 
 Both formulations say the same thing: exactly one queen on every row and column, at most one on every
 diagonal, plus any queens the user pre-placed.  The problem is described once, as *lines of cells with a
@@ -12,26 +12,28 @@ cardinality*, and each formulation translates that description::
      verify(board)  ◄───────── decode(model) ◄── pycosat / PySAT /    PuLP → CBC / HiGHS
                                                   any DIMACS solver
 
-The layers, from the bottom up:
+The package's folders are its layers, from the bottom up (each uses only the ones below it):
 
-- the problem: :mod:`~nqueens_kit.problem.board` (the problem, its lines, :func:`verify`, :func:`conflicts`, the 8
-  symmetries) and :mod:`~nqueens_kit.problem.results` (:class:`Status`, :class:`SolveResult`, :class:`CountResult`,
-  and the vocabulary: method, variant, solver, formula, model, board);
-- the models: :mod:`~nqueens_kit.methods.sat.encodings` and :mod:`~nqueens_kit.methods.sat.cnf` (N-queens -> CNF, each clause with its
-  line, closed-form sizes), :mod:`~nqueens_kit.formats.dimacs` (DIMACS and solver output, read safely),
-  :mod:`~nqueens_kit.methods.ilp.formulations` and :mod:`~nqueens_kit.methods.ilp.model` (N-queens -> PuLP model, LP relaxation,
-  export), :mod:`~nqueens_kit.methods.search.construct` (the explicit construction and bitmask backtracking);
-- the solvers: :mod:`~nqueens_kit.solvers` (one module per backend family, each saying whether it is
-  installed, how to install it, its version and what it can do);
-- running: :mod:`~nqueens_kit.runtime.isolate` (the one way to run a job in a child process with a wall-clock limit)
-  and :mod:`~nqueens_kit.runtime.limits` (the one time-limit check, the size guard);
-- **the method layer**, :mod:`~nqueens_kit.methods`: the registry of methods (``sat``, ``ilp``,
-  ``construct``, ``backtrack``) with their variants and solvers, and the verbs :func:`solve`, :func:`count`
-  and :func:`iter_boards`; :mod:`~nqueens_kit.methods.sat.solve` is the SAT method's machinery;
-- the front ends, which only look things up in the method layer: :mod:`~nqueens_kit.cli` (the
-  ``nqueens-kit`` command), the timing harness, :mod:`~nqueens_kit.viz.plots` and :mod:`~nqueens_kit.bench.report`,
-  the interactive apps, :mod:`~nqueens_kit.course.exercises`; :mod:`~nqueens_kit.viz.style` gives all of them one
-  palette.
+- :mod:`~nqueens_kit.problem`: the problem (:class:`Problem`: n, pre-placed queens, blocked cells, symmetry
+  broken or not; its lines), the independent :func:`verify`, :func:`conflicts`, the 8 symmetries, the
+  published counts, and what every method returns (:class:`Status`, :class:`SolveResult`,
+  :class:`CountResult`; the vocabulary: method, variant, solver, formula, model, board);
+- :mod:`~nqueens_kit.runtime`: the one way to run a job in a child process with a wall-clock limit, the
+  one time-limit check and the size guard;
+- :mod:`~nqueens_kit.formats`: DIMACS CNF files and SAT solvers' output, read safely;
+- :mod:`~nqueens_kit.solvers`: one module per backend family (pycosat, python-sat, DIMACS executables, CBC
+  and HiGHS through PuLP), each registry entry saying whether it is installed, how to install it, its
+  version and what it can do;
+- **the method layer**, :mod:`~nqueens_kit.methods`: the contract every method fulfils
+  (:class:`~nqueens_kit.methods.Method`), the registry (SAT, ILP, CP, local search, the construction,
+  backtracking, model counting; one module or subpackage each) and the verbs :func:`solve`, :func:`count`
+  and :func:`iter_boards`;
+- :mod:`~nqueens_kit.inside`: inside the solvers: a traced CDCL solver, propagation per encoding, checked
+  proofs of "no", a visible branch and bound;
+- the front ends, which ask the method layer and never name a method: :mod:`~nqueens_kit.bench` (timing
+  sweeps, the frontier, the phase study, the report), :mod:`~nqueens_kit.viz` (boards and charts in one
+  palette), :mod:`~nqueens_kit.apps` (the widgets), :mod:`~nqueens_kit.course` (self-checking exercises,
+  the notebooks as files and as a site) and :mod:`~nqueens_kit.cli` (the ``nqueens-kit`` command).
 
 >>> from nqueens_kit import Problem, solve_sat, verify
 >>> result = solve_sat(Problem(8, [(1, 1)]))
@@ -41,10 +43,12 @@ The layers, from the bottom up:
 
 from __future__ import annotations
 
-from .errors import ConflictError, DimacsError, InputError, NQueensError, SolverError, SolverNotAvailable
+from .errors import ConflictError, DimacsError, InputError, KitBug, NQueensError, SolverError, SolverNotAvailable
 from .formats.dimacs import parse_dimacs, read_dimacs
 from .methods import (
     METHODS,
+    Choice,
+    Method,
     count,
     count_solutions,
     get_method,
@@ -57,7 +61,8 @@ from .methods import (
 from .methods.ilp.formulations import FORMULATIONS
 from .methods.sat.cnf import CNF, build_cnf, predicted_size, write_dimacs
 from .methods.sat.encodings import ENCODINGS, VarPool, exactly_one
-from .methods.search.construct import construct, count_backtrack, iter_backtrack
+from .methods.search.backtrack import count_backtrack, iter_backtrack
+from .methods.search.construct import construct
 from .problem.board import (
     SYMMETRIES,
     Line,
@@ -76,10 +81,10 @@ from .solvers import ILP_SOLVERS, SAT_SOLVERS
 __version__ = "0.1.0"
 
 __all__ = [
-    "CNF", "ENCODINGS", "FORMULATIONS", "ILP_SOLVERS", "METHODS", "SAT_SOLVERS", "SYMMETRIES", "ConflictError",
-    "CountResult", "DimacsError", "InputError", "Line", "NQueensError", "Problem", "SolveResult", "SolverError",
-    "SolverNotAvailable", "Status", "VarPool", "build_cnf", "canonical", "conflicts", "construct", "count",
-    "count_backtrack", "count_solutions", "draw", "exactly_one", "get_method", "iter_backtrack", "iter_boards",
-    "iter_solutions", "orbit", "parse_dimacs", "predicted_size", "read_dimacs", "solve", "solve_ilp", "solve_sat",
-    "transform", "verify", "violations", "write_dimacs",
+    "CNF", "Choice", "ConflictError", "CountResult", "DimacsError", "ENCODINGS", "FORMULATIONS", "ILP_SOLVERS",
+    "InputError", "KitBug", "Line", "METHODS", "Method", "NQueensError", "Problem", "SAT_SOLVERS", "SYMMETRIES",
+    "SolveResult", "SolverError", "SolverNotAvailable", "Status", "VarPool", "build_cnf", "canonical", "conflicts",
+    "construct", "count", "count_backtrack", "count_solutions", "draw", "exactly_one", "get_method",
+    "iter_backtrack", "iter_boards", "iter_solutions", "orbit", "parse_dimacs", "predicted_size", "read_dimacs",
+    "solve", "solve_ilp", "solve_sat", "transform", "verify", "violations", "write_dimacs",
 ]

@@ -1,8 +1,12 @@
-"""The kit's error types.
+"""The kit's error types, and whose fault each is.
 
-Every error a user can cause is an :class:`NQueensError` whose message is one line saying what is
-wrong and what would be valid.  The command line prints that line and exits with status 2; the
-widgets show it as a message.  Anything else escaping the package is a bug.
+- An :class:`NQueensError` is the user's or the machine's: its message is one line saying what is wrong and
+  what would be valid.  :class:`InputError` (bad input) and :class:`SolverNotAvailable` end the command line
+  with status 2; :class:`SolverError` (a solver that failed, crashed or gave a wrong answer) with status 1.
+  The widgets show the line as a message.
+- A :class:`KitBug` is a bug in the kit: an exception that is not an :class:`NQueensError`, raised in a
+  child process and carried back with its traceback.  Any other exception that escapes is one too.  The
+  command line prints the traceback and "this is a bug in nqueens-kit", and exits with status 70.
 """
 
 from __future__ import annotations
@@ -30,3 +34,12 @@ class SolverNotAvailable(NQueensError):
 
 class SolverError(NQueensError):
     """A solver gave a wrong or unusable answer (an invalid or repeated board, a crash); the message names it."""
+
+
+class KitBug(Exception):
+    """An unexpected exception inside the kit (in this process or in a child it ran); ``details`` holds the
+    child's traceback.  Not an :class:`NQueensError`: nothing the user did explains it."""
+
+    def __init__(self, message: str, details: str = "") -> None:
+        super().__init__(message)
+        self.details = details

@@ -12,6 +12,8 @@ from nqueens_kit.bench import worker
 from nqueens_kit.runtime import isolate
 
 PID_FILE_ENV = "NQUEENS_KIT_TEST_PID_FILE"
+#: How long a stand-in "never answers": a test that sees the run end much sooner knows it was stopped.
+FOREVER = 600
 
 
 def sleeper(spec, time_limit):
@@ -19,17 +21,17 @@ def sleeper(spec, time_limit):
     if spec["n"] != 5:
         return worker.run_job(spec, time_limit)
     isolate.ready()
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    child = subprocess.Popen([sys.executable, "-c", f"import time; time.sleep({FOREVER})"])
     with open(os.environ[PID_FILE_ENV], "w", encoding="ascii") as out:
         out.write(str(child.pid))
-    time.sleep(60)
+    time.sleep(FOREVER)
 
 
 def sleeper_from_5(spec, time_limit):
     if spec["n"] < 5:
         return worker.run_job(spec, time_limit)
     isolate.ready()
-    time.sleep(60)
+    time.sleep(FOREVER)
 
 
 def aborter_4_quitter_5(spec, time_limit):

@@ -7,7 +7,6 @@ floats for whole numbers, unknown names, bad time limits); each call must raise 
 
 from __future__ import annotations
 
-import importlib
 import math
 
 import pytest
@@ -15,8 +14,6 @@ import pytest
 import nqueens_kit as kit
 from nqueens_kit.errors import NQueensError
 from nqueens_kit.methods.sat import cnf
-
-construct_module = importlib.import_module("nqueens_kit.methods.search.construct")  # the package re-exports a function of that name
 
 BAD_N = [0, -5, 2.5, 8.0, "abc", None, True, [8], "²", "８", math.nan, 10**30, b"8", "1_000"]
 BAD_CELLS = [[(1.7, 2.9)], [(9, 9)], [(0, 1)], ["x"], [(1,)], [(1, 2, 3)], "1,1", [None], 5, [(True, 1)], [(1, "²")]]
@@ -33,7 +30,7 @@ for n in BAD_N:
         (f"construct({n!r})", lambda n=n: kit.construct(n)),
         (f"count_backtrack({n!r})", lambda n=n: kit.count_backtrack(n)),
         (f"iter_backtrack({n!r})", lambda n=n: list(kit.iter_backtrack(n))),
-        (f"solve_construct({n!r})", lambda n=n: construct_module.solve_construct(n)),
+        (f"solve({n!r}, 'construct')", lambda n=n: kit.solve(n, "construct")),
         (f"build_cnf({n!r})", lambda n=n: kit.build_cnf(n)),
         (f"predicted_size({n!r})", lambda n=n: cnf.predicted_size(n)),
         (f"draw({n!r})", lambda n=n: kit.draw(n, [])),

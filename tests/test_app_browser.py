@@ -169,3 +169,23 @@ def test_completion_puzzle_names_two_attacking_queens(page, tmp_path: Path) -> N
     screenshot = tmp_path / "playground-completion.png"
     page.screenshot(path=str(screenshot), full_page=True)
     print(f"screenshot: {screenshot}")
+
+
+def test_the_method_menu_is_the_registrys(page) -> None:  # type: ignore[no-untyped-def]
+    """The board explorer's method menu lists every method that solves here, by title; one without variants
+    hides the variant menu and still draws a board."""
+    from nqueens_kit.apps.board_explorer import offered_methods
+
+    explorer = page.locator(".nqk-board-explorer")
+    explorer.locator('svg.nqk-board[data-queens="8"]').wait_for()
+    menus = explorer.locator("select")
+    offered = offered_methods()
+    titles = [t.replace("\xa0", " ").strip() for t in menus.nth(0).locator("option").all_inner_texts()]
+    assert titles == [m.title for m in offered]  # the menu shows spaces as no-break spaces
+    assert menus.nth(1).is_visible()  # the default method's variants
+    plain = next((m for m in offered if not m.variants() and not m.solvers()), None)
+    need(plain is not None, "a method without variants or solvers")
+    menus.nth(0).select_option(label=plain.title)
+    explorer.get_by_text(plain.describe(plain.choose())).wait_for()
+    explorer.locator('svg.nqk-board[data-queens="8"]').wait_for()
+    assert not menus.nth(1).is_visible() and not menus.nth(2).is_visible()

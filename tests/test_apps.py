@@ -16,9 +16,12 @@ import pytest
 from nqueens_kit import apps as w
 from nqueens_kit.apps import completion as puzzle_module
 from nqueens_kit.apps import svg
-from nqueens_kit.bench import Config
+from nqueens_kit.bench import make_configs
+from nqueens_kit.bench.config import DEFAULT_METHODS
 from nqueens_kit.errors import InputError
+from nqueens_kit.methods import METHODS, Choice, Method, get_method
 from nqueens_kit.problem.board import verify
+from nqueens_kit.problem.results import SolveResult, Status
 from nqueens_kit.solvers import SAT_SOLVERS
 
 from .conftest import need
@@ -37,6 +40,11 @@ def drawn_queens(html: str) -> set[tuple[int, int]]:
 
 def ilp_ready() -> bool:
     return bool(w.installed_solvers("ilp"))
+
+
+def solving_here() -> list[Method]:
+    """What the board explorer must offer, asked of the registry: every method that can solve and runs here."""
+    return [m for m in METHODS.values() if "solve" in m.verbs and m.available()]
 
 
 # ------------------------------------------------------------------------------------- board explorer
@@ -97,10 +105,10 @@ def test_large_boards_are_enumerated_lazily() -> None:
 @pytest.mark.parametrize("encoding", ["pairwise", "sequential", "commander", "product", "binary"])
 def test_every_encoding_gives_the_same_four_solutions_at_n_6(encoding: str) -> None:
     app = w.board_explorer(n=6)
-    app.encoding.value = encoding
+    app.variant.value = encoding
     app.wait()
     assert app.counter.value == "solution 1 of 4"
-    assert encoding in app.stats.value
+    assert f"{encoding} encoding" in app.stats.value
 
 
 def test_boards_without_solutions_say_so() -> None:
@@ -109,7 +117,7 @@ def test_boards_without_solutions_say_so() -> None:
     app.wait()
     assert app.counter.value == "no solution"
     assert drawn_size(app.board.value) == 3 and not drawn_queens(app.board.value)
-    assert "unsatisfiable" in app.message_text
+    assert app.message_text.startswith("infeasible: 3-queens has no solution")
     app.next_button.click()  # disabled in the browser; from Python it must still be harmless
     app.n.value = 1
     app.wait()
@@ -121,7 +129,7 @@ def test_construction_and_backtracking_methods() -> None:
     app.method.value = "construct"
     app.wait()
     assert app.counter.value == "solution 1 of 1" and verify(10, app.board_queens)
-    assert app.encoding.layout.display == app.solver.layout.display == "none"
+    assert app.variant.layout.display == app.solver.layout.display == "none"
     app.method.value = "backtrack"
     app.wait()
     assert app.counter.value == "solution 1"  # n = 10 is found lazily
@@ -202,6 +210,117 @@ def test_errors_become_messages_not_tracebacks(monkeypatch: pytest.MonkeyPatch) 
     assert "unexpected error" in app.message_text and "boom" in app.message_text
 
 
+# ------------------------------------------------------------------- every method of the registry, asked
+
+
+class _Newcomer(Method):
+    """A method no app has heard of: it solves, needs no solver and has no variants."""
+
+    name = "newcomer-for-tests"
+    title = "newcomer"
+    summary = "a method registered only by this test"
+
+    def solve_here(self, problem, choice, deadline):
+        return SolveResult.of(problem, self.name, Status.TIMEOUT)
+
+
+@pytest.fixture()
+def newcomer(monkeypatch: pytest.MonkeyPatch) -> Method:
+    monkeypatch.setitem(METHODS, _Newcomer.name, _Newcomer())
+    return METHODS[_Newcomer.name]
+
+
+def test_the_board_explorer_offers_every_method_that_solves_here() -> None:
+    app = w.board_explorer(n=6)
+    app.wait()
+    offered = [value for _, value in app.method.options]
+    assert offered == [m.name for m in solving_here()]
+    assert not [m for m in METHODS.values() if "solve" not in m.verbs and m.name in offered]
+    for method in solving_here():
+        app.method.value = method.name
+        app.wait()
+        variants, solvers = list(method.variants()), w.installed_solvers(method)
+        assert (app.variant.layout.display == "none") == (not variants), method.name
+        assert (app.solver.layout.display == "none") == (not solvers), method.name
+        if variants:
+            assert list(app.variant.options) == variants and app.variant.description == method.variant_word
+        assert list(app.solver.options) == solvers
+        assert all(get_method(method).solver(s).available() for s in solvers)
+        assert app.counter.value.startswith("solution 1"), (method.name, app.message_text)
+        assert verify(6, app.board_queens) and drawn_queens(app.board.value) == set(app.board_queens)
+        chosen = method.choose(variants[0] if variants else None, solvers[0] if solvers else None)
+        assert method.describe(chosen) in app.stats.value, method.name
+
+
+def test_each_method_words_a_board_size_without_solutions_its_own_way() -> None:
+    """n = 3: a complete method proves there is no board; an incomplete one only says it found none."""
+    app = w.board_explorer(n=3)
+    app.wait()
+    for method in solving_here():
+        app.method.value = method.name
+        app.wait()
+        assert not app.board_queens, method.name
+        if method.complete:
+            assert app.counter.value == "no solution" and app.message_text.startswith("infeasible"), method.name
+        else:
+            assert app.counter.value == "" and "infeasible" not in app.message_text, method.name
+            assert app.message_text == f"no board found; {method.title} cannot prove there is none"
+
+
+def test_a_new_method_appears_in_the_board_and_timing_explorers(newcomer: Method) -> None:
+    app = w.board_explorer(n=5)
+    app.wait()
+    assert (newcomer.title, newcomer.name) in app.method.options
+    assert app.method.value == next(iter(METHODS))  # the registry's default is shown first
+    assert Choice(newcomer.name) in [c for _, c in w.timing_choices()]
+    timing = w.timing_explorer()
+    assert Choice(newcomer.name) in [c for _, c in timing.configs.options]
+
+
+def test_the_timing_explorer_offers_every_method_that_solves_with_its_installed_solvers() -> None:
+    offered = [c for _, c in w.timing_choices()]
+    assert len(offered) == len(set(offered))
+    for method in METHODS.values():
+        mine = [c for c in offered if c.method == method.name]
+        if "solve" not in method.verbs or not method.available():
+            assert not mine, method.name
+            continue
+        solvers = w.installed_solvers(method)
+        assert {c.solver for c in mine} == (set(solvers) or {None}), method.name
+        first = solvers[0] if solvers else None
+        assert {c.variant for c in mine if c.solver == first} == (set(method.variants()) or {None})
+        for solver in solvers:  # the benchmark variants on every installed solver
+            assert {method.choose(v, solver) for v in method.bench_variants} <= set(mine)
+
+
+def test_the_timing_explorer_starts_with_the_sweeps_default_methods() -> None:
+    app = w.timing_explorer()
+    chosen = list(app.configs.value)
+    assert {c.method for c in chosen} <= set(DEFAULT_METHODS) and chosen
+    installed = [c for c in make_configs(DEFAULT_METHODS) if c.solver in w.installed_solvers(c.method) or not c.solver]
+    assert installed == [c for c in chosen if c in installed]
+
+
+def test_the_completion_puzzle_shows_every_complete_method_that_honours_placed_queens() -> None:
+    deciders = [m for m in METHODS.values() if "solve" in m.verbs and m.complete and "preplaced" in m.features]
+    app = w.completion_puzzle(n=5)
+    assert [m.name for m in app.methods] == [m.name for m in deciders if m.available()]
+    app.toggle((1, 1))
+    app.complete()
+    app.wait()
+    lines = [line for line in re.sub(r"<[^>]+>", "\n", app.timings.value).split("\n") if line]
+    assert len(lines) == len(deciders)
+    for method, line in zip(deciders, lines):
+        if method.available():
+            solver = (w.installed_solvers(method) or [None])[0]
+            said = method.describe(method.choose(solver=solver))
+            assert line.startswith(said + (", " if method.settings() else ": ")), line
+            assert ": completed in" in line, line
+        else:
+            assert line.startswith(f"{method.title}: not available here"), line
+    assert app.message_text.startswith("completed: 4 queens added to your 1")
+
+
 # ------------------------------------------------------------------------------------ formula explorer
 
 
@@ -253,9 +372,9 @@ def test_completion_adds_queens_around_the_placed_ones() -> None:
     assert app.message_text.startswith("completed: 6 queens added to your 2")
     assert verify(8, app.solution, preplaced=[(1, 1), (2, 5)])
     assert sum(b.description == svg.QUEEN for b in app.cells.values()) == 8
-    assert "SAT (pairwise, pycosat): completed" in app.timings.value
+    assert "SAT, pairwise encoding, pycosat: completed in" in app.timings.value
     if ilp_ready():
-        assert "ILP (" in app.timings.value and "completed in" in app.timings.value.split("ILP")[1]
+        assert "ILP, lines formulation, cbc, tuned settings: completed in" in app.timings.value
     app.clear_button.click()
     assert not app.placed and all(b.description == puzzle_module.EMPTY_SQUARE for b in app.cells.values())
 
@@ -287,7 +406,8 @@ def test_ilp_agrees_on_completion() -> None:
     app.toggle((1, 1))
     app.complete()
     app.wait()
-    assert "ILP says infeasible" in app.message_text
+    assert app.message_text.startswith("no completion (SAT, ILP")
+    assert "say infeasible" in app.message_text
 
 
 # ------------------------------------------------------------------------------------- timing explorer
@@ -315,13 +435,13 @@ def test_timing_explorer_refuses_what_it_cannot_do() -> None:
     app.configs.value = ()
     app.run()
     assert app.message_text == "choose at least one method to time"
-    app.configs.value = (Config("construct"),)
+    app.configs.value = (Choice("construct"),)
     app.ns.value = (4, 5)
     app.repeat.value = 1
     app.placed.value = 2
     app.run()
     app.wait()
-    assert "construct method cannot honour pre-placed queens" in app.message_text
+    assert "construct cannot honour pre-placed queens" in app.message_text
 
 
 def test_timing_choices_include_ilp_when_installed() -> None:
@@ -405,7 +525,8 @@ def test_max_queens_at_n_3_draws_its_best_placement() -> None:
     need(ilp_ready(), "the ILP side (PuLP with CBC)")
     app = w.board_explorer(n=3)
     app.method.value = "ilp"
-    app.formulation.value = "max-queens"
+    assert app.variant.description == "formulation"
+    app.variant.value = "max-queens"
     app.wait()
     assert app.counter.value == "no solution" and "at most 2" in app.message_text
     queens = drawn_queens(app.board.value)

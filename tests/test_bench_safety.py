@@ -20,12 +20,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nqueens_kit.bench import COLUMNS, Config, read_results, run_sweep
+from nqueens_kit.bench import COLUMNS, read_results, run_sweep
 from nqueens_kit.bench.results import Lock
 from nqueens_kit.cli import main
 from nqueens_kit.errors import InputError
+from nqueens_kit.methods import Choice
 
-TINY = [Config("construct")]
+TINY = [Choice("construct")]
 CLI = [sys.executable, "-m", "nqueens_kit"]
 
 

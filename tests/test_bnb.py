@@ -11,7 +11,7 @@ from nqueens_kit.bench import random_preplacement
 from nqueens_kit.cli import main
 from nqueens_kit.errors import InputError
 from nqueens_kit.inside.bnb import NODE_STATUSES, branch_and_bound, tree_text
-from nqueens_kit.methods.search.construct import iter_backtrack
+from nqueens_kit.methods.search.backtrack import iter_backtrack
 from nqueens_kit.solvers import available_solvers
 
 SOLVERS = [s for s in ("cbc", "highs") if s in available_solvers("ilp")]

@@ -182,7 +182,7 @@ BAD = [
     (["solve", "abc"], "not 'abc'"),
     (["solve", "2.5"], "not '2.5'"),
     (["solve", "8", "--encoding", "ladder"], "valid: pairwise"),
-    (["solve", "8", "--solver", "zchaff"], "unknown SAT solver"),
+    (["solve", "8", "--solver", "zchaff"], "unknown solver"),
     (["solve", "8", "--solver", "cbc"], "ILP solver"),
     (["solve", "8", "--method", "magic"], "invalid choice"),
     (["solve", "8", "--place", "9,1"], "off the board"),
@@ -190,7 +190,7 @@ BAD = [
     (["solve", "8", "--place", "x"], "ROW,COL"),
     (["solve", "8", "--time-limit", "-1"], "positive number of seconds"),
     (["solve", "8", "--time-limit", "soon"], "positive number of seconds"),
-    (["solve", "8", "--solver", "no-such-sat-solver"], "unknown SAT solver"),
+    (["solve", "8", "--solver", "no-such-sat-solver"], "unknown solver"),
     (["solve", "8", "--formulation", "lines"], "--method ilp"),
     (["count"], "board size"),
     (["count", "--from-cnf", "/no/such/file.cnf"], "no such file"),
@@ -233,3 +233,24 @@ def test_solvers_listing(capsys):
     names = {r["name"] for r in rows}
     assert code == 0 and {"pycosat", "minisat", "cbc"} <= names
     assert next(r for r in rows if r["name"] == "pycosat")["installed"] is True
+
+
+def test_a_bug_in_the_kit_says_so_with_its_traceback(monkeypatch, capsys):
+    """Any exception that is not the user's (in this process, or in the child a solve runs in) prints its
+    traceback and one line saying it is a bug in the kit, and exits 70: never "bad input" (2)."""
+    from nqueens_kit.methods import get_method
+
+    sat = get_method("sat")
+
+    def broken(problem, choice, deadline):
+        return 1 / 0
+
+    monkeypatch.setattr(type(sat), "solve_here", lambda self, problem, choice, deadline: broken(problem, choice,
+                                                                                               deadline))
+    assert main(["solve", "8"]) == 70  # in the child process
+    err = capsys.readouterr().err
+    assert "ZeroDivisionError" in err and "Traceback" in err and "bug in nqueens-kit" in err.splitlines()[-1]
+    monkeypatch.setattr("nqueens_kit.cli.solve.problem_from", lambda *a: {}["missing"])
+    assert main(["solve", "8", "--json"]) == 70  # in this process
+    out, err = capsys.readouterr()
+    assert "KeyError" in err and json.loads(out)["exit"] == 70

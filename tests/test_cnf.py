@@ -94,7 +94,7 @@ def test_residual_formula_has_exactly_the_completions(encoding):
     import pycosat
 
     from nqueens_kit.methods.sat.cnf import build_residual
-    from nqueens_kit.methods.search.construct import iter_backtrack
+    from nqueens_kit.methods.search.backtrack import iter_backtrack
 
     rng = random.Random(7)
     tried = 0

@@ -3,14 +3,10 @@ from __future__ import annotations
 import pytest
 
 from nqueens_kit.errors import InputError
-from nqueens_kit.methods.search.construct import (
-    construct,
-    construction_columns,
-    count_backtrack,
-    iter_backtrack,
-    solve_construct,
-)
-from nqueens_kit.problem.board import verify
+from nqueens_kit.methods import solve
+from nqueens_kit.methods.search.backtrack import count_backtrack, iter_backtrack
+from nqueens_kit.methods.search.construct import construct, construction_columns
+from nqueens_kit.problem.board import Problem, verify
 from nqueens_kit.problem.reference import published_count
 
 from .conftest import brute_force
@@ -29,7 +25,7 @@ def test_the_range_up_to_400_covers_every_case_of_the_construction():
 def test_iterative_counter_beyond_the_recursion_limit(monkeypatch):
     import sys
 
-    module = sys.modules["nqueens_kit.methods.search.construct"]  # the module (the package re-exports a function of that name)
+    module = sys.modules["nqueens_kit.methods.search.backtrack"]
     monkeypatch.setattr(module, "RECURSION_SAFE", 4)
     seen = []
     assert module.count_backtrack(8, progress=seen.append) == 92 and seen[-1] == 92
@@ -39,11 +35,9 @@ def test_construction_has_none_for_2_and_3():
     assert construction_columns(2) is None and construction_columns(3) is None
     with pytest.raises(InputError, match="no solution"):
         construct(3)
-    assert solve_construct(2).status == "infeasible"
+    assert solve(2, "construct").status == "infeasible"
     with pytest.raises(InputError, match="pre-placed"):
-        from nqueens_kit.problem.board import Problem
-
-        solve_construct(Problem(8, [(1, 1)]))
+        solve(Problem(8, [(1, 1)]), "construct")
 
 
 @pytest.mark.parametrize("n", range(1, 13))

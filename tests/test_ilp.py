@@ -139,7 +139,7 @@ def test_cbc_stats_reported():
 def test_unknown_names_are_one_line_input_errors():
     with pytest.raises(InputError, match="valid: lines, pairwise, max-queens"):
         solve_ilp(8, "clever")
-    with pytest.raises(InputError, match="pycosat is a SAT solver.*ILP solvers: cbc, highs"):
+    with pytest.raises(InputError, match="unknown solver .pycosat. for --method ilp; valid: cbc, highs; pycosat is a solver of --method sat"):
         solve_ilp(8, solver="pycosat")
     with pytest.raises(InputError, match="unknown ILP solver 'gurobi'; valid: cbc, highs"):
         get_solver("ilp", "gurobi")

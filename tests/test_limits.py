@@ -89,16 +89,26 @@ def test_count_time_limit_reports_a_lower_bound(capsys):
     assert code == 3 and "at least" in out and _descendants_of_me() == []
 
 
-def test_a_long_count_says_so_before_it_starts(capsys):
-    from nqueens_kit.cli import _warn_long_count
+def test_an_endless_count_needs_a_time_limit(capsys):
+    code, out, err = run(capsys, "count", "100000", "--method", "backtrack")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "age of the universe" in err and "--time-limit" in err
+    with pytest.raises(InputError, match="time limit"):
+        kit.count(30, "sat")
+    code, out, _ = run(capsys, "count", "100000", "--method", "backtrack", "--time-limit", "0.5")
+    assert code == 3 and "at least" in out
 
-    _warn_long_count(kit.Problem(22), "ilp", None)
+
+def test_a_long_count_says_so_before_it_starts(capsys):
+    from nqueens_kit.cli.solve import _warn_long_count
+
+    _warn_long_count(kit.Problem(22), kit.get_method("ilp"), None)
     err = capsys.readouterr().err
     assert f"about {published_count(22):.3g} solutions" in err and "years" in err and "Ctrl-C" in err
-    _warn_long_count(kit.Problem(30), "backtrack", 60)
+    _warn_long_count(kit.Problem(30), kit.get_method("backtrack"), 60)
     assert "about 2.74e+20 solutions" in capsys.readouterr().err  # beyond the published table: extrapolated
-    _warn_long_count(kit.Problem(8), "sat", None)
-    _warn_long_count(kit.Problem(30, [(1, 1)]), "sat", None)  # with pre-placed queens nobody knows
+    _warn_long_count(kit.Problem(8), kit.get_method("sat"), None)
+    _warn_long_count(kit.Problem(30, [(1, 1)]), kit.get_method("sat"), None)  # with pre-placed queens nobody knows
     assert capsys.readouterr().err == ""
 
 
@@ -212,10 +222,22 @@ def _start(args, **kwargs):
     return subprocess.Popen(CLI + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
 
 
+def _wait_for_solving_child(proc: subprocess.Popen, timeout: float = 120.0) -> None:
+    """Wait until the command has started the child that solves: by then its signal handlers are installed
+    (they are installed before any work starts), so a signal meets the command, not Python's start-up."""
+    from nqueens_kit.runtime.isolate import _descendants
+
+    deadline = time.monotonic() + timeout
+    while not _descendants(proc.pid):
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the command started no child process"
+        time.sleep(0.02)
+
+
 @pytest.mark.parametrize(("sig", "args", "code"), [
     (signal.SIGINT, ["solve", "1000", "--encoding", "sequential"], 130),
     (signal.SIGTERM, ["solve", "150", "--method", "ilp", "--formulation", "pairwise"], 143),
-    (signal.SIGHUP, ["count", "30"], 129),
+    (signal.SIGHUP, ["count", "30", "--time-limit", "600"], 129),
     (signal.SIGTERM, ["solve", "500", "--encoding", "sequential", "--solver", "cadical"], 143),
 ], ids=["Ctrl-C pycosat", "SIGTERM CBC", "SIGHUP count", "SIGTERM cadical"])
 def test_signals_stop_everything(tmp_path, sig, args, code):
@@ -223,7 +245,7 @@ def test_signals_stop_everything(tmp_path, sig, args, code):
         need(SAT_SOLVERS["cadical"].available(), "cadical")
     env = dict(os.environ, TMPDIR=str(tmp_path))
     proc = _start(args, env=env)
-    time.sleep(1.5)
+    _wait_for_solving_child(proc)
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == code and "Traceback" not in err

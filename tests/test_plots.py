@@ -1,4 +1,4 @@
-"""Figures: boards, galleries, heat maps, sweep plots, and saving them."""
+"""Figures: boards, galleries, heat maps, sweep plots, and saving them; every method in its own look."""
 
 from __future__ import annotations
 
@@ -12,10 +12,14 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from nqueens_kit.errors import InputError
+from nqueens_kit.methods import METHODS, Choice, Method
 from nqueens_kit.methods.sat.cnf import predicted_size
-from nqueens_kit.methods.search.construct import construct, iter_backtrack
-from nqueens_kit.problem.board import canonical, verify
-from nqueens_kit.viz.plots import (
+from nqueens_kit.methods.search.backtrack import iter_backtrack
+from nqueens_kit.methods.search.construct import construct
+from nqueens_kit.problem.board import Problem, canonical, verify
+from nqueens_kit.problem.results import SolveResult, Status
+from nqueens_kit.viz.boards import (
+    BLOCKED_COLOUR,
     GLYPH_LIMIT,
     PREPLACED_COLOUR,
     QUEEN_COLOUR,
@@ -23,11 +27,17 @@ from nqueens_kit.viz.plots import (
     draw_board,
     draw_gallery,
     heatmap,
+)
+from nqueens_kit.viz.charts import (
     plot_build_solve,
+    plot_cactus,
+    plot_ecdf,
+    plot_phase,
     plot_size,
     plot_time,
     save_figure,
 )
+from nqueens_kit.viz.style import plot_styles, style_for
 
 BOARD8 = construct(8)
 
@@ -212,13 +222,47 @@ def test_plot_size_curves_follow_the_closed_form():
     assert [ax.get_ylabel() for ax in fig.axes] == ["variables", "clauses", "constraints"]
     assert all(ax.get_xscale() == "log" and ax.get_yscale() == "log" for ax in fig.axes)
     clauses = fig.axes[1]
-    curve = next(line for line in clauses.lines if line.get_label() == "pairwise")
+    curve = next(line for line in clauses.lines if line.get_label() == "SAT pairwise")
     xs, ys = list(curve.get_xdata()), list(curve.get_ydata())
     assert xs == list(range(4, 17)) and ys == [predicted_size(n, "pairwise")[1] for n in xs]
     points = [line for line in clauses.lines if line.get_linestyle() == "None"]
     assert len(points) == 2 and list(points[0].get_xdata()) == [4, 8, 12, 16]
-    ilp = fig.axes[2].lines[0]
+    constraints = fig.axes[2]
+    ilp_curve = next(line for line in constraints.lines if line.get_label() == "ILP lines")
+    assert list(ilp_curve.get_ydata()) == [6 * n - 6 for n in range(4, 17)]  # 2n lines, 4n - 6 diagonals
+    (ilp,) = [line for line in constraints.lines if line.get_linestyle() == "None"]
     assert list(ilp.get_xdata()) == [4, 8, 12]  # n = 16 timed out: no size measured
+    assert "closed form" in constraints.get_title()
+    assert not [line for line in fig.axes[0].lines if "ILP" in str(line.get_label())]  # no ILP variables measured
+    render(fig)
+
+
+def test_plot_size_draws_any_method_that_records_a_size():
+    """A panel per size some row records, a line per (method, variant) where the method predicts the size:
+    a method's sizes reach the plot without the plot knowing the method."""
+    rows, expected = [], {}
+    for method in METHODS.values():
+        for variant in list(method.variants()) or [None]:
+            choice = method.choose(variant)
+            if method.size(Problem(8), choice) is None:
+                continue
+            for n in (6, 8, 10):
+                size = method.size(Problem(n), choice)
+                extra = {column: getattr(size, column) for column in ("variables", "clauses", "constraints")}
+                rows.append(row(n, method=method.name, solver=choice.solver, variant=variant,
+                                settings=choice.settings, **extra))
+            expected[method.label(Choice(method.name, variant))] = method
+    fig = plot_size(rows)
+    drawn = {str(line.get_label()) for ax in fig.axes for line in ax.lines if not str(line.get_label()).startswith("_")}
+    assert set(expected) <= drawn
+    colours = {}
+    for ax in fig.axes:
+        for line in ax.lines:
+            label = str(line.get_label())
+            if label in expected:
+                colours.setdefault(label, set()).add(to_hex(line.get_color()))
+    assert all(len(c) == 1 for c in colours.values())  # one colour per (method, variant) in every panel
+    assert len({next(iter(c)) for c in colours.values()}) == len(colours)  # and no two share one
     render(fig)
 
 
@@ -258,8 +302,6 @@ def test_save_refuses_bad_paths(tmp_path, name):
 
 
 def test_plot_phase_draws_each_cost_and_marks_the_crossing():
-    from nqueens_kit.viz.plots import plot_phase
-
     summary = []
     for n in (10, 20):
         for d, share in ((0.0, 1.0), (0.4, 0.8), (0.6, 0.2), (0.8, 0.0)):
@@ -282,3 +324,132 @@ def test_plot_phase_draws_each_cost_and_marks_the_crossing():
         render(fig)
     with pytest.raises(InputError, match="cost"):
         plot_phase(summary, cost="joules")
+
+
+# --------------------------------------------------------------------------- every method in its own look
+
+
+def every_configuration() -> list[Choice]:
+    """Every (method, variant) of the registry with every one of its solvers (installed or not: a plot of
+    stored results needs no solver), in registry order."""
+    choices = []
+    for method in METHODS.values():
+        for variant in list(method.variants()) or [None]:
+            for solver in list(method.solvers()) or [None]:
+                choices.append(method.choose(variant, solver))
+    return choices
+
+
+def time_rows(choices: list[Choice]) -> list[dict]:
+    return [row(n, method=c.method, variant=c.variant, solver=c.solver, settings=c.settings,
+                total=0.001 * n * (k + 1), variables=None, clauses=None, constraints=None)
+            for k, c in enumerate(choices) for n in (4, 8)]
+
+
+def drawn_looks(fig: Figure) -> dict[str, tuple[str, str]]:
+    """Legend label -> (colour, marker) of each configuration's line on the first axes."""
+    return {str(line.get_label()): (to_hex(line.get_color()).upper(), str(line.get_marker()))
+            for line in fig.axes[0].lines if not str(line.get_label()).startswith("_")}
+
+
+def assert_apart(choices: list[Choice], looks: dict[str, tuple[str, str]]) -> None:
+    """No two (method, variant) pairs share a colour; no two solvers of one method share a marker."""
+    assert set(looks) == {c.label for c in choices}
+    colour_of: dict[tuple, set] = {}
+    marker_of: dict[tuple, set] = {}
+    for choice in choices:
+        colour, marker = looks[choice.label]
+        colour_of.setdefault((choice.method, choice.variant), set()).add(colour)
+        marker_of.setdefault((choice.method, choice.solver), set()).add(marker)
+    assert all(len(c) == 1 for c in colour_of.values()), "one (method, variant) drawn in two colours"
+    pairs = {pair: next(iter(c)) for pair, c in colour_of.items()}
+    assert len(set(pairs.values())) == len(pairs), f"two (method, variant) pairs share a colour: {pairs}"
+    for method in METHODS:
+        markers = [next(iter(m)) for (name, _), m in marker_of.items() if name == method]
+        assert len(markers) == len(set(markers)), f"two solvers of {method} share a marker"
+
+
+def test_every_method_is_drawn_in_its_own_colour_and_every_solver_in_its_own_marker():
+    choices = every_configuration()
+    assert {c.method for c in choices} == set(METHODS)
+    for plot in (plot_time, plot_cactus):
+        fig = plot(time_rows(choices))
+        assert_apart(choices, drawn_looks(fig))
+    render(plot_time(time_rows(choices)))
+
+
+def test_a_method_keeps_its_own_colours_when_it_is_alone():
+    """The colours a method chose are the ones a plot of it alone draws: no plot recolours without need."""
+    for method in METHODS.values():
+        choices = [method.choose(v) for v in list(method.variants()) or [None]]
+        looks = drawn_looks(plot_time(time_rows(choices)))
+        for choice in choices:
+            assert looks[choice.label][0] == to_hex(method.colour(choice.variant)).upper()
+            assert looks[choice.label][0] == to_hex(style_for(choice.method, choice.variant,
+                                                              choice.solver)["color"]).upper()
+
+
+def test_each_method_gives_its_solvers_distinct_markers():
+    for method in METHODS.values():
+        markers = [solver.marker for solver in method.solvers().values()]
+        assert len(markers) == len(set(markers)), method.name
+
+
+def test_plot_styles_separates_repeated_colours_and_markers():
+    first, second = Choice("sat", "pairwise", "pycosat"), Choice("sat", "sequential", "pycosat")
+    twin = Choice("sat", "sequential", "pysat-minisat")
+    looks = plot_styles([first, second, twin])
+    assert looks[first]["color"] != looks[second]["color"] == looks[twin]["color"]
+    assert looks[second]["marker"] != looks[twin]["marker"]
+
+
+class _Newcomer(Method):
+    """A method the plots have never heard of, with no colours of its own."""
+
+    name = "newcomer-for-tests"
+    title = "Newcomer"
+    summary = "a method registered only by this test"
+
+    def solve_here(self, problem, choice, deadline):
+        return SolveResult.of(problem, self.name, Status.TIMEOUT)
+
+
+@pytest.fixture()
+def newcomer(monkeypatch):
+    monkeypatch.setitem(METHODS, _Newcomer.name, _Newcomer())
+    return METHODS[_Newcomer.name]
+
+
+def test_a_new_method_is_drawn_in_a_colour_of_its_own(newcomer):
+    choices = every_configuration()
+    assert choices[-1].method == newcomer.name
+    for plot in (plot_time, plot_ecdf):
+        fig = plot(time_rows(choices))
+        looks = drawn_looks(fig)
+        assert newcomer.name in looks
+        if plot is plot_time:
+            assert_apart(choices, looks)
+        else:
+            others = {colour for label, (colour, _) in looks.items() if label != newcomer.name}
+            assert looks[newcomer.name][0] not in others
+
+
+# ----------------------------------------------------------------------------------------- blocked cells
+
+
+def test_blocked_cells_are_crossed_out():
+    blocked = [(1, 1), (2, 4), (3, 3)]
+    fig = draw_board(4, [(1, 2), (2, 4)], blocked=blocked)
+    ax = fig.axes[0]
+    squares = [p for p in ax.patches if p.get_gid() == "blocked"]
+    assert sorted((round(p.get_y() + 0.5), round(p.get_x() + 0.5)) for p in squares) == sorted(blocked)
+    assert {to_hex(p.get_facecolor()) for p in squares} == {BLOCKED_COLOUR}
+    (cross,) = [c for c in ax.collections if c.get_gid() == "blocked"]
+    assert len(cross.get_segments()) == 2 * len(blocked)  # an x on every blocked cell
+    assert len([t for t in ax.texts if t.get_text() == QUEEN_GLYPH]) == 2
+    assert not [p for p in draw_board(4, [(1, 2)]).axes[0].patches if p.get_gid() == "blocked"]
+    gallery = draw_gallery(4, [[], []], blocked=[(2, 2)])
+    assert all(len([p for p in a.patches if p.get_gid() == "blocked"]) == 1 for a in gallery.axes)
+    with pytest.raises(InputError):
+        draw_board(4, [], blocked=[(5, 1)])
+    render(fig)

@@ -7,10 +7,11 @@ import json
 
 import pytest
 
-from nqueens_kit.bench import COLUMNS, Config, meta_path, read_results, run_sweep
+from nqueens_kit.bench import COLUMNS, meta_path, read_results, run_sweep
 from nqueens_kit.bench.report import medians_table, to_html, to_markdown, write_report
 from nqueens_kit.cli import main
 from nqueens_kit.errors import InputError
+from nqueens_kit.methods import Choice
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -25,7 +26,7 @@ def cli(capsys, *args):
 def sweep(tmp_path_factory):
     """A real tiny sweep on disk, with its sidecar."""
     out = tmp_path_factory.mktemp("sweep") / "results.csv"
-    run_sweep([Config("sat", "pairwise", "pycosat"), Config("construct")], [4, 5, 6], repeat=2,
+    run_sweep([Choice("sat", "pairwise", "pycosat"), Choice("construct")], [4, 5, 6], repeat=2,
               timeout=60, out=out, progress=False, command="nqueens-kit bench --n 4:6 ...")
     return out
 
@@ -196,7 +197,7 @@ def test_par2_table_counts_timeouts_as_twice_the_limit():
 
 
 def test_cactus_and_ecdf_draw_finished_runs_only():
-    from nqueens_kit.viz.plots import plot_cactus, plot_ecdf
+    from nqueens_kit.viz.charts import plot_cactus, plot_ecdf
 
     sat = ("sat", "pairwise", "pycosat")
     rows = [_run(sat, n, 1, "solved", t) for n, t in ((8, 0.3), (9, 0.1), (10, 0.2))]

@@ -12,8 +12,9 @@ from nqueens_kit.errors import InputError, NQueensError, SolverNotAvailable
 from nqueens_kit.methods import count_solutions, iter_solutions, solve_sat
 from nqueens_kit.methods.sat.cnf import build_cnf
 from nqueens_kit.methods.sat.encodings import ENCODINGS
-from nqueens_kit.methods.sat.solve import ROW_END_SYMMETRIES, cubes, iter_boards, iter_projected
-from nqueens_kit.methods.search.construct import iter_backtrack
+from nqueens_kit.methods.sat.formula import count_formula, iter_projected
+from nqueens_kit.methods.sat.solve import ROW_END_SYMMETRIES, cubes, iter_boards
+from nqueens_kit.methods.search.backtrack import iter_backtrack
 from nqueens_kit.problem.board import Problem, attacks, transform, verify
 from nqueens_kit.problem.reference import published_count
 from nqueens_kit.solvers import SAT_SOLVERS, Binary, Pycosat, get_solver
@@ -131,8 +132,6 @@ def test_symmetric_cubes_count_every_board_once(solver):
 
 def test_count_from_cnf_keys_cells_not_columns():
     """A foreign formula's assignments may put two queens in a row: they are distinct, not repeats."""
-    from nqueens_kit.methods import count_formula
-
     result, invalid = count_formula([[1, 2, 3, 4]], 4, 2, "pycosat")
     assert result.count == 15 and invalid == 15
 
@@ -154,11 +153,15 @@ def test_statuses():
     assert impossible.status == "infeasible" and "cannot be completed" in impossible.message
 
 
+#: How long the sleepy solver takes: a solve that ends much sooner was stopped, not waited for.
+SLEEPY_SECONDS = 600
+
+
 class _Sleepy(Pycosat):
     name = "sleepy"
 
     def solve(self, clauses, num_vars, deadline=None, assumptions=()):
-        time.sleep(60)
+        time.sleep(SLEEPY_SECONDS)
 
 
 def test_time_limit_gives_timeout_and_stops(monkeypatch):
@@ -166,7 +169,7 @@ def test_time_limit_gives_timeout_and_stops(monkeypatch):
     start = time.perf_counter()
     result = solve_sat(8, solver="sleepy", time_limit=0.5)
     assert result.status == "timeout" and "time limit" in result.message
-    assert time.perf_counter() - start < 30  # the child was stopped, not waited for
+    assert time.perf_counter() - start < SLEEPY_SECONDS / 4  # the child was stopped, not waited for
 
 
 def test_in_process_solver_with_time_limit_still_solves():
@@ -237,7 +240,7 @@ def test_count_projected_with_helpers(solver):
 
 def test_projected_partition_covers_every_assignment():
     """The pycosat route for formulas with helpers splits on the first rows; nothing may be lost or doubled."""
-    from nqueens_kit.methods.sat.solve import _partition
+    from nqueens_kit.methods.sat.formula import _partition
 
     for n in (1, 2, 3):
         cubes_ = list(_partition(n, rows=min(2, n)))

@@ -4,20 +4,25 @@ from __future__ import annotations
 
 import json
 
+import pycosat
 import pytest
 
-from nqueens_kit import ENCODINGS, Problem, build_cnf
+from nqueens_kit import ENCODINGS, Problem, build_cnf, count, iter_boards, solve
 from nqueens_kit.cli import main
 from nqueens_kit.errors import InputError
-from nqueens_kit.inside.symmetry import _boards_sat, count_broken, lex_leader_clauses, solve_broken
-from nqueens_kit.methods.search.construct import iter_backtrack
+from nqueens_kit.methods.sat.cnf import lex_leader_size
+from nqueens_kit.methods.search.backtrack import iter_backtrack
 from nqueens_kit.problem.board import canonical, orbit
 from nqueens_kit.problem.reference import published_count
 
 
+def broken(n: int) -> Problem:
+    return Problem(n, break_symmetry=True)
+
+
 @pytest.mark.parametrize("n", range(1, 10))
 def test_sat_keeps_exactly_the_canonical_boards(n: int) -> None:
-    boards = {tuple(sorted(b)) for b in _boards_sat(Problem(n), "pairwise", None)}
+    boards = set(iter_boards(broken(n), "sat"))
     truth = {canonical(n, b) for b in iter_backtrack(Problem(n))}
     assert boards == truth
     assert len(boards) == published_count(n, fundamental=True)
@@ -26,46 +31,44 @@ def test_sat_keeps_exactly_the_canonical_boards(n: int) -> None:
 @pytest.mark.parametrize("encoding", list(ENCODINGS))
 def test_every_encoding_with_symmetry_breaking(encoding: str) -> None:
     for n in (5, 6, 7, 8):
-        assert count_broken(n, "sat", encoding).count == published_count(n, fundamental=True)
+        assert count(broken(n), "sat", encoding).count == published_count(n, fundamental=True)
 
 
 def test_the_lex_leader_helpers_are_defined() -> None:
     """Each board has exactly one model, so even pycosat's all-variable itersolve counts right."""
-    import pycosat
-
-    cnf = build_cnf(7)
-    extra, top = lex_leader_clauses(7, cnf.num_vars + 1)
-    models = list(pycosat.itersolve(cnf.clauses + extra, vars=top))
+    cnf = build_cnf(broken(7))
+    models = list(pycosat.itersolve(cnf.clauses, vars=cnf.num_vars))
     assert len(models) == published_count(7, fundamental=True)
     assert len({cnf.decode(m) for m in models}) == len(models)
+    helpers, clauses = lex_leader_size(7)
+    plain = build_cnf(7)
+    assert (cnf.num_vars - plain.num_vars, cnf.num_clauses - plain.num_clauses) == (helpers, clauses)
 
 
 def test_ilp_with_symmetry_breaking() -> None:
-    result = count_broken(6, "ilp")
+    result = count(broken(6), "ilp")
     assert result.count == published_count(6, fundamental=True) == 1
-    assert count_broken(5, "ilp", solver="highs").count == 2
+    assert count(broken(5), "ilp", solver="highs").count == 2
 
 
 def test_one_board_is_canonical() -> None:
-    for method in ("sat", "ilp"):
-        result = solve_broken(10, method)
-        assert result.status == "solved" and result.verified
+    for method in ("sat", "ilp", "backtrack", "construct"):
+        result = solve(broken(10), method)
+        assert result.status == "solved" and result.verified, method
         assert canonical(10, result.queens) == tuple(sorted(result.queens))
         assert len(orbit(10, result.queens)) in (1, 2, 4, 8)
-    assert solve_broken(3).status == "infeasible"
+    assert solve(broken(3)).status == "infeasible"
 
 
 def test_refusals(capsys) -> None:
     with pytest.raises(InputError, match="empty board"):
-        count_broken(Problem(8, [(1, 1)]))
-    with pytest.raises(InputError, match="sat or ilp"):
-        count_broken(8, "backtrack")
+        Problem(8, [(1, 1)], break_symmetry=True)
     assert main(["count", "8", "--break-symmetry", "--fundamental"]) == 2
-    assert "drop --fundamental" in capsys.readouterr().err
+    assert "drop fundamental" in capsys.readouterr().err
     assert main(["count", "8", "--method", "model-count", "--fundamental"]) == 2
     assert "--break-symmetry" in capsys.readouterr().err
     assert main(["count", "8", "--no-projection"]) == 2
-    assert "model-count" in capsys.readouterr().err
+    assert "--method sat" in capsys.readouterr().err
 
 
 def test_cli_counts(capsys) -> None:
@@ -77,22 +80,18 @@ def test_cli_counts(capsys) -> None:
 @pytest.mark.parametrize("encoding", list(ENCODINGS))
 def test_model_count_projected_is_the_number_of_boards(encoding: str) -> None:
     pytest.importorskip("pyganak")
-    from nqueens_kit.methods.modelcount import model_count
-
     for n in (1, 2, 3, 4, 5, 6, 7):
-        assert model_count(n, encoding).count == published_count(n), (n, encoding)
+        assert count(n, "model-count", encoding).count == published_count(n), (n, encoding)
     placed = Problem(8, [(1, 1)])
-    assert model_count(placed, encoding).count == sum(1 for _ in iter_backtrack(placed))
+    assert count(placed, "model-count", encoding).count == sum(1 for _ in iter_backtrack(placed))
 
 
 def test_model_count_without_projection_counts_helpers_too(capsys) -> None:
     pytest.importorskip("pyganak")
-    from nqueens_kit.methods.modelcount import model_count
-
-    assert model_count(6, "pairwise", project=False).count == 4  # no helpers: the same
-    helpers = model_count(6, "binary", project=False)
+    assert count(6, "model-count", "pairwise", settings="unprojected").count == 4  # no helpers: the same
+    helpers = count(6, "model-count", "binary", settings="unprojected")
     assert helpers.count > 4 and helpers.extra["projected"] is False
-    assert model_count(8, break_symmetry=True).count == 12
+    assert count(broken(8), "model-count").count == 12
     assert main(["count", "7", "--method", "model-count", "--encoding", "sequential", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["count"] == 40 and data["encoding"] == "sequential" and data["solver"] == "ganak"

@@ -1,17 +1,21 @@
 """Interactive apps for lectures and self-study (ipywidgets 8), thin layers over the method layer.
 
-- :mod:`.board_explorer`: n, a method, its encoding or formulation and solver; step through the solutions.
+- :mod:`.board_explorer`: n, any method that can solve here, its variant and solver; step through the
+  solutions.
 - :mod:`.formula_explorer`: the clauses of one line of the board, highlighted, and the counts per family.
-- :mod:`.completion`: click queens onto the board; SAT and ILP complete it, or show why they cannot.
-- :mod:`.timing_explorer`: time configurations over a range of n and watch the plot grow.
+- :mod:`.completion`: click queens onto the board; every complete method that honours pre-placed queens
+  completes it, or shows why it cannot.
+- :mod:`.timing_explorer`: time configurations of any method over a range of n and watch the plot grow.
 - :mod:`.inside`: inside the solver: step through a CDCL trace on the board; walk a branch-and-bound tree.
 - :mod:`.playground`: the five as tabs (``notebooks/06-playground.ipynb``, ``make app``).
 - :mod:`.common`: the message line, callbacks that never raise, and :class:`~.common.Job`, which runs every
   solve, enumeration and sweep in the background with a time limit and a Stop button, so no app can freeze
   a lecture; :mod:`.svg`: the board as SVG (with ``data-n`` and an ``aria-label`` a browser test can read).
 
-Every app is a widget whose controls are attributes, so a test or a notebook can drive it
-(``app.n.value = 9``, ``app.next_button.click()``) and ``app.wait()`` for the answer.  A bad value or a bad
+The apps name no method: what they offer, and how they word an answer, they ask of the registry
+(:mod:`nqueens_kit.methods`), so a method added there appears in them.  Every app is a widget whose controls
+are attributes, so a test or a notebook can drive it (``app.n.value = 9``, ``app.next_button.click()``) and
+``app.wait()`` for the answer.  A bad value or a bad
 combination never raises out of a callback: the app shows the one-line message.
 
 >>> app = board_explorer(n=6); app.wait()

@@ -1,8 +1,10 @@
-"""The board explorer: n, a method, its encoding or formulation and solver; step through the solutions.
+"""The board explorer: n, a method, its variant and solver; step through the solutions.
 
-Every solve and every search for more boards runs in the background (:class:`~nqueens_kit.apps.common.Job`)
-under a time limit, with a Stop button: a slow choice (backtracking at n = 32, CBC on a large pairwise
-model) ends with a message, never with a frozen notebook.
+Every method of the registry that can solve and runs here is offered, with one dropdown for its variants
+(named with the method's own word, *encoding* or *formulation*) and one for its installed solvers, each
+hidden when the method has none.  Every solve and every search for more boards runs in the background
+(:class:`~nqueens_kit.apps.common.Job`) under a time limit, with a Stop button: a slow choice (backtracking
+at n = 32, CBC on a large pairwise model) ends with a message, never with a frozen notebook.
 
 >>> app = board_explorer(n=6); app.wait()
 >>> app.counter.value
@@ -17,41 +19,41 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..methods import METHODS, first_boards, get_method, solve
+from ..methods import Choice, Method, count_estimate, first_boards, get_method, methods_with, solve
 from ..problem.board import Board, Problem
 from ..problem.results import SolveResult, Status
-from ..solvers import SAT_SOLVERS
-from .common import APP_TIME_LIMIT, Job, Messages, clamp_size, dropdown, guarded, installed_solvers, ms
+from .common import APP_TIME_LIMIT, Job, Messages, clamp_size, dropdown, guarded, installed_solvers, ms, run_text
 from .svg import board_svg
 
 #: Board sizes the explorer offers.
 EXPLORER_MAX_N = 40
-#: Up to this n every solution is listed at once (with an in-process solver), so the counter can say
-#: "of 352" straight away; above it, boards are found a batch at a time as "Next" needs them.
+#: Up to this n every solution is listed at once (with a solver that runs in this process and a method that
+#: lists them quickly), so the counter can say "of 352" straight away; above it, boards are found a batch at
+#: a time as "Next" needs them.
 EAGER_MAX_N = 9
+#: Listing every board up front is worth it only when the method's count rate says it takes this long at most.
+EAGER_SECONDS = 2.0
 #: Boards fetched at a time when stepping lazily.
 BATCH = 8
-METHOD_LABELS = {"sat": "SAT", "ilp": "ILP", "construct": "construction", "backtrack": "backtracking"}
 
 
-def _offered_methods() -> list[str]:
-    return [m for m in METHODS if m != "ilp" or installed_solvers("ilp")]
+def offered_methods() -> list[Method]:
+    """The methods the explorer offers: every one that can solve and is available here, in registry order."""
+    return [m for m in methods_with("solve") if m.available()]
 
 
 class BoardExplorer(Messages, widgets.VBox):
     """The board explorer (see :func:`board_explorer`); its controls are attributes."""
 
-    def __init__(self, n: Any = 8, method: str = "sat") -> None:
+    def __init__(self, n: Any = 8, method: str | None = None) -> None:
         self.message = widgets.HTML(value="")
         size, problem_text = clamp_size(n, 1, EXPLORER_MAX_N)
-        methods = _offered_methods()
+        methods = offered_methods()
         self.n = widgets.IntSlider(value=size, min=1, max=EXPLORER_MAX_N, description="n", continuous_update=False,
                                    style={"description_width": "30px"}, layout=widgets.Layout(width="380px"))
-        self.method = dropdown("method", [(METHOD_LABELS.get(m, m), m) for m in methods],
-                               method if method in methods else "sat")
-        self.encoding = dropdown("encoding", list(get_method("sat").variants()))
-        self.formulation = dropdown("formulation", list(get_method("ilp").variants()))
-        self.solver = dropdown("solver", installed_solvers("sat"))
+        self.method = dropdown("method", [(m.title, m.name) for m in methods], method, width="300px")
+        self.variant = dropdown("variant", [])
+        self.solver = dropdown("solver", [])
         self.next_button = widgets.Button(description="Next solution", icon="forward",
                                           tooltip="show the next solution", layout=widgets.Layout(width="150px"))
         self.first_button = widgets.Button(description="First", icon="fast-backward",
@@ -66,14 +68,15 @@ class BoardExplorer(Messages, widgets.VBox):
         self._index = 0
         self._extra: Board = ()
         self._stats_text = ""
+        self._kept: dict[str, tuple[str | None, str | None]] = {}
         controls = widgets.VBox([
             widgets.HBox([self.n, self.method]),
-            widgets.HBox([self.encoding, self.formulation, self.solver]),
+            widgets.HBox([self.variant, self.solver]),
             widgets.HBox([self.first_button, self.next_button, self.counter]),
         ])
         super().__init__([controls, self.job.widget, self.size_label, self.board, self.stats, self.message])
         self.add_class("nqk-board-explorer")
-        for control in (self.n, self.encoding, self.formulation, self.solver):
+        for control in (self.n, self.variant, self.solver):
             control.observe(self._on_change, names="value")
         self.method.observe(self._on_method, names="value")
         self.next_button.on_click(lambda _: self.next_solution())
@@ -85,34 +88,53 @@ class BoardExplorer(Messages, widgets.VBox):
 
     # ------------------------------------------------------------------------------------ callbacks
 
+    @property
+    def chosen(self) -> Method:
+        """The method chosen now."""
+        return get_method(self.method.value)
+
     def _on_method(self, change: Any = None) -> None:
-        method = self.method.value
-        self.encoding.layout.display = "" if method == "sat" else "none"
-        self.formulation.layout.display = "" if method == "ilp" else "none"
-        self.solver.layout.display = "" if method in ("sat", "ilp") else "none"
-        options = installed_solvers(method) if method in ("sat", "ilp") else []
-        if method in ("sat", "ilp") and list(self.solver.options) != options:
-            self.solver.unobserve(self._on_change, names="value")
-            try:
-                self.solver.options = options
-                self.solver.value = options[0] if options else None
-            finally:
-                self.solver.observe(self._on_change, names="value")
+        if change is not None and change["old"] is not None:  # each method comes back to what was chosen for it
+            self._kept[change["old"]] = (self.variant.value, self.solver.value)
+        method = self.chosen
+        variants, solvers = list(method.variants()), installed_solvers(method)
+        variant, solver = self._kept.get(method.name, (method.default_variant(), solvers[0] if solvers else None))
+        self._refill(self.variant, variants, variant if variant in variants else method.default_variant())
+        self.variant.description = method.variant_word or "variant"
+        self.variant.layout.display = "" if variants else "none"
+        self._refill(self.solver, solvers, solver if solver in solvers else (solvers[0] if solvers else None))
+        self.solver.layout.display = "" if solvers else "none"
         self.restart()
+
+    def _refill(self, control: widgets.Dropdown, options: list[str], value: str | None) -> None:
+        """New options and value for a dropdown without a search for each step of the change."""
+        if list(control.options) == options and control.value == value:
+            return
+        control.unobserve(self._on_change, names="value")
+        try:
+            control.options = options
+            control.value = value
+        finally:
+            control.observe(self._on_change, names="value")
 
     def _on_change(self, change: Any = None) -> None:
         self.restart()
 
-    def _choice(self) -> tuple[str, str | None, str | None]:
-        method = self.method.value
-        variant = self.encoding.value if method == "sat" else self.formulation.value if method == "ilp" else None
-        solver = self.solver.value if method in ("sat", "ilp") else None
-        return method, variant, solver
+    def _choice(self) -> Choice:
+        method = self.chosen
+        variant = self.variant.value if method.variants() else None
+        solver = self.solver.value if installed_solvers(method) else None
+        return method.choose(variant, solver)
 
-    def _eager(self, n: int, method: str, solver: str | None) -> bool:
-        backend = SAT_SOLVERS.get(solver or "") if method == "sat" else None
-        in_process = method == "backtrack" or (backend is not None and backend.capabilities.in_process)
-        return n <= EAGER_MAX_N and in_process
+    def _eager(self, n: int, method: Method, choice: Choice) -> bool:
+        """Whether to list every board at once: a small n, a method that lists boards, that does so in this
+        process (pure Python that Ctrl-C stops, or a solver that runs inside Python) and quickly."""
+        if n > EAGER_MAX_N or not method.has("iterate"):
+            return False
+        in_process = (method.solver(choice.solver).capabilities.in_process if choice.solver is not None
+                      else method.interruptible)
+        estimate = count_estimate(Problem(n), method)
+        return in_process and (estimate is None or estimate[1] <= EAGER_SECONDS)
 
     # -------------------------------------------------------------------------------------- actions
 
@@ -130,62 +152,57 @@ class BoardExplorer(Messages, widgets.VBox):
         """Solve the current choice again from the first solution (in the background)."""
         self.job.cancel()  # before the state is reset, so a late answer of the old search cannot land
         n = self.n.value
-        method, variant, solver = self._choice()
+        method, choice = self.chosen, self._choice()
         self._boards, self._total, self._index, self._extra, self._stats_text = [], None, 0, (), ""
         self._show()
-        self.say(f"solving {n}-queens with {METHOD_LABELS.get(method, method)} …")
+        self.say(f"solving {n}-queens with {run_text(choice)} …")
         problem = Problem(n)
-        eager = self._eager(n, method, solver)
+        eager = self._eager(n, method, choice)
 
-        def work(stop: Any) -> tuple[SolveResult, list[Board], bool]:
-            result = solve(problem, method, variant, solver, time_limit=APP_TIME_LIMIT, stop=stop)
+        def work(stop: Any) -> tuple[Method, Choice, SolveResult, list[Board], bool, bool]:
+            result = solve(problem, method, choice.variant, choice.solver, settings=choice.settings,
+                           time_limit=APP_TIME_LIMIT, stop=stop)
             boards: list[Board] = []
             complete = False
-            if result.status == Status.SOLVED and (eager or method == "construct"):
-                if method == "construct":
-                    boards, complete = [result.queens], True
-                else:
-                    boards, complete = first_boards(problem, method, variant, solver, time_limit=APP_TIME_LIMIT,
-                                                    stop=stop)
-            return result, boards, complete
+            if result.status == Status.SOLVED and not method.has("iterate"):
+                boards, complete = [result.queens], True  # the method gives one board and cannot list others
+            elif result.status == Status.SOLVED and eager:
+                boards, complete = first_boards(problem, method, choice.variant, choice.solver,
+                                                settings=choice.settings, time_limit=APP_TIME_LIMIT, stop=stop)
+            return method, choice, result, boards, complete, stop()
 
-        self.job.start(work, self._solved, f"{METHOD_LABELS.get(method, method)}, n = {n}")
+        self.job.start(work, self._solved, f"{method.title}, n = {n}")
 
-    def _solved(self, answer: tuple[SolveResult, list[Board], bool]) -> None:
-        result, boards, complete = answer
-        self._stats_text = self._stats(result)
+    def _solved(self, answer: tuple[Method, Choice, SolveResult, list[Board], bool, bool]) -> None:
+        method, choice, result, boards, complete, stopped = answer
+        self._stats_text = self._stats(choice, result)
         if result.status == Status.SOLVED:
             self._boards = list(boards) or [result.queens]
             self._total = len(self._boards) if complete else None
-            self._say_verified(result.verified)
+            self._say_verified(method, result.verified)
         elif result.status == Status.INFEASIBLE:
             self._total = 0
             self._extra = tuple(tuple(q) for q in result.extra.get("best_placement", ()))
-            word = "unsatisfiable" if result.method == "sat" else "infeasible"
             drawn = f"; the board shows a best placement of {len(self._extra)}" if self._extra else ""
-            self.say(f"{word}: {result.message}{drawn}", "info")
+            self.say(f"{result.status}: {result.message}{drawn}", "info")
+        elif result.status == Status.TIMEOUT and not method.complete and not stopped:
+            self.say(f"no board found; {method.title} cannot prove there is none", "warn")
         else:
             self.say(result.message or f"no answer ({result.status})", "warn")
         self._show()
 
     @staticmethod
-    def _stats(result: SolveResult) -> str:
-        method = result.method
-        if method == "sat":
-            return (f"SAT ({result.variant}, {result.solver}): {result.variables} variables · {result.clauses} "
-                    f"clauses · build {ms(result.build_seconds)} · solve {ms(result.solve_seconds)}")
-        if method == "ilp":
-            settings = result.options.get("settings", "")
-            return (f"ILP ({result.variant}, {result.solver}, {settings} settings): {result.variables} variables · "
-                    f"{result.constraints} constraints · build {ms(result.build_seconds)} · "
-                    f"solve {ms(result.solve_seconds)}")
-        if method == "construct":
-            return f"construction: no search, {ms(result.solve_seconds)}"
-        return f"{METHOD_LABELS.get(method, method)}: first solution in {ms(result.solve_seconds)}"
+    def _stats(choice: Choice, result: SolveResult) -> str:
+        """The run in one line: what ran, the size of what it built, and how long building and solving took."""
+        sizes = [f"{value} {word}" for word, value in (("variables", result.variables), ("clauses", result.clauses),
+                                                       ("constraints", result.constraints)) if value is not None]
+        times = ([f"build {ms(result.build_seconds)}"] if result.build_seconds else []) + [
+            f"solve {ms(result.solve_seconds)}"]
+        return f"{run_text(choice)}: " + " · ".join(sizes + times)
 
-    def _say_verified(self, verified: bool | None) -> None:
+    def _say_verified(self, method: Method, verified: bool | None) -> None:
         if verified:
-            extra = " (the construction gives one board)" if self.method.value == "construct" else ""
+            extra = "" if method.has("iterate") else f" ({method.title} gives one board and cannot list others)"
             self.say("the board passes verify(): no two queens attack each other" + extra, "ok")
         else:
             self.say("the decoded board does NOT pass verify(); the formula or decoding is wrong", "error")
@@ -206,13 +223,13 @@ class BoardExplorer(Messages, widgets.VBox):
             self._show()
             return
         n = self.n.value
-        method, variant, solver = self._choice()
+        choice = self._choice()
         want = len(self._boards) + BATCH
 
         def work(stop: Any) -> tuple[list[Board], bool, float]:
             start = time.perf_counter()
-            boards, complete = first_boards(Problem(n), method, variant, solver, limit=want,
-                                            time_limit=APP_TIME_LIMIT, stop=stop)
+            boards, complete = first_boards(Problem(n), choice.method, choice.variant, choice.solver, limit=want,
+                                            settings=choice.settings, time_limit=APP_TIME_LIMIT, stop=stop)
             return boards, complete, time.perf_counter() - start
 
         self.job.start(work, self._more, f"next solutions, n = {n}")
@@ -255,8 +272,9 @@ class BoardExplorer(Messages, widgets.VBox):
         self.stats.value = f'<div class="nqk-stats">{html.escape(self._stats_text)}</div>'
 
 
-def board_explorer(n: Any = 8, method: str = "sat") -> BoardExplorer:
-    """The board explorer: n, method, encoding / formulation, solver; step through the solutions.
+def board_explorer(n: Any = 8, method: str | None = None) -> BoardExplorer:
+    """The board explorer: n, method (the registry's default if None), its variant and solver; step through the
+    solutions.
 
     The counter reads "solution 3 of 92" when the number of solutions is known (small n: every solution
     is listed at once) and "solution 3" while they are found a batch at a time.

@@ -21,7 +21,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from ..errors import NQueensError
-from ..solvers import available_solvers
+from ..methods import Choice, Method, get_method
 
 #: Time limit (seconds) for one solve or count started from an app.
 APP_TIME_LIMIT = 20.0
@@ -203,12 +203,22 @@ def figure_png(fig: Any) -> bytes:
     return buffer.getvalue()
 
 
-def installed_solvers(method: str) -> list[str]:
-    """Names of the solvers of ``sat`` or ``ilp`` installed here, the default first (empty without PuLP)."""
-    try:
-        return available_solvers(method)
-    except NQueensError:
-        return []
+def installed_solvers(method: Method | str) -> list[str]:
+    """Names of the method's solvers installed here, in its order (the default first); empty for a method that
+    needs no solver, or none of whose solvers is installed.
+
+    >>> installed_solvers("backtrack"), installed_solvers("sat")[0]
+    ([], 'pycosat')
+    """
+    return [name for name, entry in get_method(method).solvers().items() if entry.available()]
+
+
+def run_text(choice: Choice) -> str:
+    """How a run is made, for a message or a stats line: the method's own description, and the solver settings
+    for a method that has named ones (``ILP, lines formulation, cbc, tuned settings``)."""
+    method = get_method(choice.method)
+    text = method.describe(choice)
+    return f"{text}, {choice.settings} settings" if choice.settings is not None else text
 
 
 def clamp_size(value: Any, low: int, high: int, what: str = "n") -> tuple[int, str]:

@@ -1,9 +1,10 @@
-"""The completion puzzle: click cells to pre-place queens; SAT and ILP complete the board or say why not.
+"""The completion puzzle: click cells to pre-place queens; every complete method that honours pre-placed queens
+completes the board or says why not.
 
 "Why not" is concrete: two queens that attack each other are named and drawn red at once; a placement with
 no completion gets the smallest set of its queens that is already impossible (``SolveResult.core``: remove
-any one of them and a completion exists), framed on the board.  Both solvers run in the background with a
-time limit and a Stop button; if they disagree, the app says so loudly.
+any one of them and a completion exists), framed on the board.  The methods run one after another in the
+background, each with a time limit, under one Stop button; if they disagree, the app says so loudly.
 
 >>> app = completion_puzzle(n=4)
 >>> app.toggle((1, 1)); app.toggle((2, 2)); app.message_text.split(";")[0]
@@ -13,15 +14,16 @@ time limit and a Stop button; if they disagree, the app says so loudly.
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as widgets
 
 from ..errors import NQueensError
-from ..methods import solve
+from ..methods import Choice, Method, methods_with, solve
 from ..problem.board import Board, Cell, Problem, conflicts
 from ..problem.results import SolveResult, Status
-from .common import APP_TIME_LIMIT, Job, Messages, clamp_size, guarded, installed_solvers, ms
+from .common import APP_TIME_LIMIT, Job, Messages, clamp_size, guarded, installed_solvers, ms, run_text
 from .svg import CONFLICT_COLOR, CORE_COLOR, DARK, LIGHT, PLACED_COLOR, QUEEN, QUEEN_COLOR
 
 #: The completion puzzle draws one button per cell.
@@ -31,14 +33,31 @@ PUZZLE_MAX_N = 12
 EMPTY_SQUARE = "\u00a0"
 SQUARE_PX = 36
 
+#: One method's answer: the method, what ran, and its result.
+Verdict = tuple[Method, Choice, SolveResult]
 
-def agreement(sat: SolveResult, ilp: SolveResult | None) -> str | None:
-    """None when SAT and ILP agree (or one of them gave no answer), else a sentence saying how they differ."""
-    if ilp is None or not (sat.status.finished and ilp.status.finished):
-        return None
-    if (sat.status == Status.SOLVED) == (ilp.status == Status.SOLVED):
-        return None
-    return f"SAT says {sat.status} but ILP says {ilp.status}: one of them is wrong"
+
+def deciders() -> list[Method]:
+    """The methods whose verdict the puzzle shows: those that solve, honour pre-placed queens and are complete
+    (their "no completion" is a proof), in registry order; some may not be installed here."""
+    return [m for m in methods_with("solve") if m.honours("preplaced") and m.complete]
+
+
+def agreement(verdicts: Sequence[Verdict]) -> str | None:
+    """None when the methods that answered agree on whether a completion exists, else a sentence saying which
+    two differ."""
+    answered = [(method, result) for method, _, result in verdicts if result.status.finished]
+    for method, result in answered[1:]:
+        first, said = answered[0]
+        if (result.status == Status.SOLVED) != (said.status == Status.SOLVED):
+            return f"{first.title} says {said.status} but {method.title} says {result.status}: one of them is wrong"
+    return None
+
+
+def _titles(methods: Sequence[Method]) -> str:
+    """``SAT``, ``SAT and ILP``, ``SAT, ILP and CP``."""
+    names = [m.title for m in methods]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 class CompletionPuzzle(Messages, widgets.VBox):
@@ -60,6 +79,9 @@ class CompletionPuzzle(Messages, widgets.VBox):
         self.placed: list[Cell] = []
         self.solution: Board = ()
         self.core: tuple[Cell, ...] = ()
+        #: The methods that complete the board here (installed), and those that would if they were.
+        self.methods = [m for m in deciders() if m.available()]
+        self.missing = [m for m in deciders() if not m.available()]
         legend = widgets.HTML(
             f"<span style='color:{PLACED_COLOR}'>{QUEEN}</span> your queens · "
             f"<span style='color:{QUEEN_COLOR}'>{QUEEN}</span> the completion · "
@@ -67,7 +89,8 @@ class CompletionPuzzle(Messages, widgets.VBox):
             f"<span style='color:{CORE_COLOR}'>▣</span> queens that already make a completion impossible")
         super().__init__([
             widgets.HBox([self.n, self.complete_button, self.clear_button, self.auto]),
-            widgets.HTML("Click cells to place queens, then let SAT and ILP complete the board."),
+            widgets.HTML(f"Click cells to place queens, then let {html.escape(_titles(self.methods))} complete "
+                         "the board."),
             self.grid, legend, self.job.widget, self.message, self.timings,
         ])
         self.add_class("nqk-completion-puzzle")
@@ -155,37 +178,44 @@ class CompletionPuzzle(Messages, widgets.VBox):
 
     @guarded
     def complete(self) -> None:
-        """Ask SAT (and ILP, when installed) for a completion in the background; show it with both times."""
+        """Ask each method (:attr:`methods`) in turn for a completion, in the background; show the first board
+        found and every method's verdict and time."""
         problem = Problem(self.n.value, tuple(self.placed))  # raises ConflictError naming the pair
-        ilp_solvers = installed_solvers("ilp")
+        runs = []
+        for method in self.methods:
+            solvers = installed_solvers(method)
+            runs.append((method, method.choose(solver=solvers[0] if solvers else None)))
 
-        def work(stop: Any) -> tuple[SolveResult, SolveResult | None]:
-            sat = solve(problem, "sat", time_limit=APP_TIME_LIMIT, stop=stop)
-            ilp = (solve(problem, "ilp", solver=ilp_solvers[0], time_limit=APP_TIME_LIMIT, stop=stop)
-                   if ilp_solvers and not stop() else None)
-            return sat, ilp
+        def work(stop: Any) -> list[Verdict]:
+            verdicts: list[Verdict] = []
+            for method, choice in runs:
+                if stop():
+                    break
+                explained = any(result.status == Status.INFEASIBLE for _, _, result in verdicts)
+                result = solve(problem, method, choice.variant, choice.solver, settings=choice.settings,
+                               time_limit=APP_TIME_LIMIT, stop=stop, explain=not explained)
+                verdicts.append((method, choice, result))
+            return verdicts
 
         self.say("completing …")
         self.job.start(work, self._answer, f"completing {len(self.placed)} queens on {problem.n} × {problem.n}")
 
-    def _answer(self, answer: tuple[SolveResult, SolveResult | None]) -> None:
-        sat, ilp = answer
-        lines = [f"SAT ({sat.variant}, {sat.solver}): {self._verdict(sat)}"]
-        if ilp is not None:
-            lines.append(f"ILP ({ilp.variant}, {ilp.solver}, {ilp.options.get('settings', '')} settings): "
-                         f"{self._verdict(ilp)}")
-        else:
-            lines.append("ILP: not available here (install PuLP with CBC)")
+    def _answer(self, verdicts: list[Verdict]) -> None:
+        lines = [f"{run_text(choice)}: {self._verdict(result)}" for _, choice, result in verdicts]
+        lines += [f"{method.title}: not available here ({method.install_hint()})" for method in self.missing]
         self.timings.value = "<div class='nqk-timings'>" + "<br>".join(html.escape(t) for t in lines) + "</div>"
         n = self.n.value
-        if sat.status == Status.SOLVED:
-            self.solution = sat.queens
+        solved = [result for _, _, result in verdicts if result.status == Status.SOLVED]
+        refused = [(method, result) for method, _, result in verdicts if result.status == Status.INFEASIBLE]
+        if solved:
+            first = solved[0]
+            self.solution = first.queens
             placed = len(self.placed)
             self.say(f"completed: {n - placed} queen{'s' if n - placed != 1 else ''} added to your {placed}"
-                     + ("" if sat.verified else " (but verify() rejects it!)"), "ok" if sat.verified else "error")
-        elif sat.status == Status.INFEASIBLE:
+                     + ("" if first.verified else " (but verify() rejects it!)"), "ok" if first.verified else "error")
+        elif refused:
             self.solution = ()
-            self.core = tuple(sat.core or ())
+            self.core = tuple(next((result.core for _, result in refused if result.core), ()) or ())
             why = ""
             if self.core and len(self.placed) > 1:
                 cells = ", ".join(f"{r},{c}" for r, c in self.core)
@@ -194,11 +224,11 @@ class CompletionPuzzle(Messages, widgets.VBox):
                     f"; the queen at {cells} alone already makes it impossible (framed in red)")
             elif self.core:
                 why = "; no solution of this board has a queen there"
-            ilp_word = ", ILP says infeasible" if ilp is not None and ilp.status == Status.INFEASIBLE else ""
-            self.say(f"no completion (SAT says unsatisfiable{ilp_word}){why}", "warn")
+            said = _titles([method for method, _ in refused])
+            self.say(f"no completion ({said} say{'s' if len(refused) == 1 else ''} infeasible){why}", "warn")
         else:
-            self.say(sat.message or "no answer", "warn")
-        mismatch = agreement(sat, ilp)
+            self.say(next((result.message for _, _, result in verdicts if result.message), "no answer"), "warn")
+        mismatch = agreement(verdicts)
         if mismatch:
             self.say(mismatch, "error")
         self._paint()
@@ -232,5 +262,6 @@ class CompletionPuzzle(Messages, widgets.VBox):
 
 
 def completion_puzzle(n: Any = 8, auto: bool = False) -> CompletionPuzzle:
-    """The completion puzzle: click cells to pre-place queens; SAT and ILP complete the board or say why not."""
+    """The completion puzzle: click cells to pre-place queens; every complete method that honours them completes
+    the board or says why not."""
     return CompletionPuzzle(n, auto)

@@ -28,7 +28,8 @@ from ..methods.ilp.formulations import FORMULATIONS
 from ..methods.sat.encodings import ENCODINGS
 from ..problem.board import Problem, parse_cell
 from ..runtime import isolate
-from .common import APP_TIME_LIMIT, Job, Messages, clamp_size, dropdown, figure_png, guarded, installed_solvers
+from ..solvers import ILP_SOLVERS, SAT_SOLVERS
+from .common import APP_TIME_LIMIT, Job, Messages, clamp_size, dropdown, figure_png, guarded
 from .svg import board_svg
 
 TRACE_MAX_N = 10
@@ -57,7 +58,7 @@ class Inside(Messages, widgets.VBox):
                                    layout=widgets.Layout(width="260px"), style={"description_width": "30px"})
         self.encoding = dropdown("encoding", list(ENCODINGS), "pairwise")
         engines = [("the kit's CDCL (every clause)", "kit")]
-        if "pysat-cadical" in installed_solvers("sat"):
+        if SAT_SOLVERS["pysat-cadical"].available():
             engines.append(("CaDiCaL's trail", "cadical"))
         self.engine = dropdown("engine", engines, "kit", width="300px")
         self.place = widgets.Text(value="", placeholder="e.g. 1,1 2,3", description="queens",
@@ -77,7 +78,7 @@ class Inside(Messages, widgets.VBox):
                                        continuous_update=False, layout=widgets.Layout(width="260px"),
                                        style={"description_width": "30px"})
         self.formulation = dropdown("formulation", list(FORMULATIONS), "lines")
-        ilp = installed_solvers("ilp")
+        ilp = [name for name, solver in ILP_SOLVERS.items() if solver.available()]
         self.lp_solver = dropdown("LP solver", ilp or ["(none)"], ilp[0] if ilp else "(none)")
         self.bnb_button = widgets.Button(description="Branch and bound", icon="play", button_style="primary",
                                          layout=widgets.Layout(width="170px"))
@@ -180,7 +181,7 @@ class Inside(Messages, widgets.VBox):
 
     def _bounded(self, tree: Any) -> None:
         from ..inside.bnb import tree_text
-        from ..viz.plots import plot_bnb_tree
+        from ..viz.boards import plot_bnb_tree
 
         if tree is None:
             self.say("stopped: no tree", "warn")
@@ -197,7 +198,7 @@ class Inside(Messages, widgets.VBox):
 
     @guarded
     def show_node(self) -> None:
-        from ..viz.plots import heatmap
+        from ..viz.boards import heatmap
 
         if self.tree is None or self.node.value is None:
             return

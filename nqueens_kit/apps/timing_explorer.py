@@ -1,10 +1,13 @@
 """The timing explorer: pick configurations and a range of n, press Run, watch the plot grow; Stop at any time.
 
-The sweep runs through :func:`nqueens_kit.bench.run_sweep` in a background thread (each run a fresh process
-with its time limit); Stop kills the run under way and ends the sweep.  Colours follow
-:mod:`nqueens_kit.viz.style`, the same in every chapter.
+The configurations come from the registry: every method that can solve, with each of its variants on its
+first installed solver and its benchmark variants on each installed solver (a method without solvers as it
+is); the sweep's default methods are chosen at the start.  The sweep runs through
+:func:`nqueens_kit.bench.run_sweep` in a background thread (each run a fresh process with its time limit);
+Stop kills the run under way and ends the sweep.  Each method is drawn in its own colours, the same in every
+chapter (:mod:`nqueens_kit.viz.style`).
 
->>> app = timing_explorer([("sat", "pairwise", "pycosat")], ns=(4, 6), step=1)
+>>> app = timing_explorer(["sat:pairwise:pycosat"], ns=(4, 6), step=1)
 >>> app.sizes(), app.repeat.value
 ([4, 5, 6], 3)
 """
@@ -17,10 +20,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..bench import Config, run_sweep
-from ..methods import get_method
-from ..methods.ilp.formulations import FORMULATIONS
-from ..methods.sat.encodings import ENCODINGS
+from ..bench import choice_from_row, make_configs, parse_choice, run_sweep
+from ..bench.config import DEFAULT_METHODS
+from ..methods import Choice, get_method, methods_with
 from .common import Job, Messages, figure_png, guarded, installed_solvers, ms
 
 #: The timing explorer refuses sweeps of more runs than this (each run is a fresh process).
@@ -30,41 +32,51 @@ TIMING_MAX_N = 64
 REDRAW_SECONDS = 0.4
 
 
-def timing_choices() -> list[tuple[str, Config]]:
-    """``(label, Config)`` for every configuration the explorer offers with the solvers installed here."""
-    sat_solvers = installed_solvers("sat")
-    choices = [(f"SAT {name} (pycosat)", Config("sat", name, "pycosat")) for name in ENCODINGS]
-    choices += [(f"SAT pairwise ({name})", Config("sat", "pairwise", name)) for name in sat_solvers
-                if name != "pycosat"]
-    for formulation in FORMULATIONS:
-        for solver in installed_solvers("ilp"):
-            choices.append((f"ILP {formulation} ({solver})", Config.of(get_method("ilp").choose(formulation, solver))))
-    choices.append(("construction (no search)", Config("construct")))
-    choices.append(("backtracking (no solver)", Config("backtrack")))
-    return choices
+def timing_choices() -> list[tuple[str, Choice]]:
+    """``(label, Choice)`` for every configuration the explorer offers with the solvers installed here."""
+    choices: list[Choice] = []
+    for method in methods_with("solve"):
+        solvers = installed_solvers(method)
+        if not method.solvers():
+            choices.append(method.choose())
+            continue
+        every: list[str | None] = [*method.variants()] or [None]
+        bench: list[str | None] = [*method.bench_variants] or [method.default_variant()]
+        for index, solver in enumerate(solvers):
+            variants = every if index == 0 else bench
+            choices += [method.choose(variant, solver) for variant in variants]
+    return [(choice.label, choice) for choice in dict.fromkeys(choices)]
 
 
-def _config(choice: Config | tuple[str, ...] | str) -> Config:
-    if isinstance(choice, Config):
+def default_choices(offered: Sequence[Choice]) -> list[Choice]:
+    """The sweep's default configurations (:data:`nqueens_kit.bench.config.DEFAULT_METHODS`) among those
+    offered; one whose solver is not installed gives way to the same method and variant on an installed one."""
+    chosen: list[Choice] = []
+    for wanted in make_configs(DEFAULT_METHODS):
+        same = [c for c in offered if (c.method, c.variant) == (wanted.method, wanted.variant)]
+        pick = wanted if wanted in offered else (same[0] if same else None)
+        if pick is not None and pick not in chosen:
+            chosen.append(pick)
+    return chosen
+
+
+def _config(choice: Choice | tuple[str, ...] | str) -> Choice:
+    if isinstance(choice, Choice):
         return choice
     if isinstance(choice, str):
-        return Config.parse(choice)
-    return Config.of(get_method(choice[0]).choose(*choice[1:]))
+        return parse_choice(choice)
+    return get_method(choice[0]).choose(*choice[1:])
 
 
 class TimingExplorer(Messages, widgets.VBox):
     """The timing explorer (see :func:`timing_explorer`)."""
 
-    def __init__(self, choices: Sequence[Config | tuple[str, ...] | str] | None = None,
+    def __init__(self, choices: Sequence[Choice | tuple[str, ...] | str] | None = None,
                  ns: tuple[int, int] = (4, 16), step: int = 4) -> None:
         self.message = widgets.HTML("")
         offered = timing_choices()
         configs = [c for _, c in offered]
-        if choices is None:
-            wanted = [Config("sat", "pairwise", "pycosat"), Config("sat", "sequential", "pycosat")]
-            wanted += [c for c in configs if c.method == "ilp" and c.variant == "lines"][:1]
-        else:
-            wanted = [_config(c) for c in choices]
+        wanted = default_choices(configs) if choices is None else [_config(c) for c in choices]
         self.configs = widgets.SelectMultiple(options=offered, value=[c for c in wanted if c in configs],
                                               rows=min(10, len(offered)), description="methods",
                                               layout=widgets.Layout(width="360px"))
@@ -90,8 +102,8 @@ class TimingExplorer(Messages, widgets.VBox):
         self.rows: list[dict[str, Any]] = []
         settings = widgets.VBox([self.ns, self.step, self.repeat, self.placed, self.timeout])
         hint = widgets.HTML("<small>Ctrl- or Shift-click to choose several methods. “queens placed” puts that "
-                            "many random non-attacking queens on each board first (completion instances). ILP "
-                            "runs CBC with its tuned settings (see chapter 3).</small>")
+                            "many random non-attacking queens on each board first (completion instances). Each "
+                            "solver runs with its method's default settings.</small>")
         super().__init__([
             widgets.HBox([self.configs, settings]), hint,
             widgets.HBox([self.run_button, self.job.stop_button, self.progress, self.progress_label]),
@@ -138,7 +150,7 @@ class TimingExplorer(Messages, widgets.VBox):
             self.progress.value = len(self.rows)
             took = row.get("total_seconds")
             timing = ms(took) if isinstance(took, (int, float)) and row["status"] == "solved" else row["status"]
-            label = Config.from_row(row).label
+            label = choice_from_row(row).label
             self.progress_label.value = f"{len(self.rows)} of {total} runs · {label}, n = {row['n']}: {timing}"
             now = time.perf_counter()
             if now - last_draw[0] >= REDRAW_SECONDS or len(self.rows) == total:
@@ -161,19 +173,19 @@ class TimingExplorer(Messages, widgets.VBox):
         summary = f"{'stopped after' if stopped else 'done:'} {len(self.rows)} runs in {seconds:.1f} s"
         if problems:
             first = problems[0]
-            summary += (f"; {len(problems)} did not finish (first: {Config.from_row(first).label}, n = {first['n']}: "
+            summary += (f"; {len(problems)} did not finish (first: {choice_from_row(first).label}, n = {first['n']}: "
                         f"{first['status']}{', ' + first['message'] if first.get('message') else ''})")
         self.say(summary, "ok" if not problems and not stopped else "warn")
 
     def _draw(self) -> None:
-        from ..viz.plots import plot_time
+        from ..viz.charts import plot_time
 
         if any(row["status"] in ("solved", "infeasible") for row in self.rows):
             self.plot.value = figure_png(plot_time(self.rows, title=f"median build + solve time of "
                                                                     f"{self.repeat.value} runs"))
 
 
-def timing_explorer(choices: Sequence[Config | tuple[str, ...] | str] | None = None, ns: tuple[int, int] = (4, 16),
+def timing_explorer(choices: Sequence[Choice | tuple[str, ...] | str] | None = None, ns: tuple[int, int] = (4, 16),
                     step: int = 4) -> TimingExplorer:
     """The timing explorer: pick methods and a range of n, press Run, watch the plot grow; Stop ends it."""
     return TimingExplorer(choices, ns, step)

@@ -2,7 +2,8 @@
 
 Along its jobs:
 
-- :mod:`.config`: what is timed (:class:`Config`: method, variant, solver, settings; :func:`make_configs`,
+- :mod:`.config`: what is timed (a :class:`~nqueens_kit.methods.Choice` each: method, variant, solver,
+  settings; :func:`make_configs`, :func:`parse_choice`,
   :func:`parse_ns`, and :func:`check_available`, the one explicit look at what is installed);
 - :mod:`.instances`: which boards (plain, or random completion instances, the same on every machine);
 - :mod:`.worker`: one run in a fresh interpreter through :mod:`nqueens_kit.runtime.isolate`, with wall, CPU, solver
@@ -19,7 +20,7 @@ Along its jobs:
 
 from __future__ import annotations
 
-from .config import DEFAULT_NS, Config, check_available, make_configs, parse_ns
+from .config import DEFAULT_NS, check_available, choice_from_row, make_configs, parse_choice, parse_ns
 from .environment import command_line, environment
 from .instances import random_preplacement
 from .results import COLUMNS, meta_path, read_meta, read_results
@@ -37,7 +38,8 @@ from .sweep import (
 from .worker import run_worker
 
 __all__ = [
-    "COLUMNS", "DEFAULT_NS", "DEFAULT_REPEAT", "DEFAULT_TIMEOUT", "MAX_RUNS", "Config", "SweepInterrupted",
+    "COLUMNS", "DEFAULT_NS", "DEFAULT_REPEAT", "DEFAULT_TIMEOUT", "MAX_RUNS", "SweepInterrupted", "choice_from_row",
+    "parse_choice",
     "check_available", "check_output", "command_line", "environment", "make_configs", "meta_path", "par2",
     "parse_ns", "plan_runs", "random_preplacement", "read_meta", "read_results", "row_key", "run_sweep",
     "run_worker", "summarise",

@@ -1,108 +1,68 @@
-"""What a sweep times: configurations (a method with its variant, solver and settings) and board sizes.
+"""What a sweep times: configurations (:class:`~nqueens_kit.methods.Choice`: a method with its variant, solver
+and settings) and board sizes.
 
-Parsing never probes the machine: :func:`make_configs` and :meth:`Config.parse` only check names against
-the method layer; :func:`check_available` is the one explicit step that asks whether the solvers are
-installed (the command line calls it before a sweep starts).
+Every name is checked by the method it belongs to; nothing here knows which methods exist.  Parsing never
+probes the machine: :func:`make_configs` and :func:`parse_choice` only check names against the method layer;
+:func:`check_available` is the one explicit step that asks whether the solvers are installed (the command
+line calls it before a sweep starts).
 
 >>> [c.label for c in make_configs("sat,construct", encodings="pairwise,sequential")]
 ['SAT pairwise/pycosat', 'SAT sequential/pycosat', 'construct']
->>> Config.parse("ilp:lines:cbc").label, parse_ns("4:16:4")
+>>> parse_choice("ilp:lines:cbc").label, parse_ns("4:16:4")
 ('ILP lines/cbc', [4, 8, 12, 16])
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InputError
-from ..methods import METHODS, Choice, get_method
-from ..methods.ilp.formulations import solver_options
+from ..methods import METHODS, Choice, Method, get_method, method_of_solver
 from ..problem.board import parse_n, whole_number
-from ..solvers import REGISTRIES
 
-#: Methods a sweep can time, in the order tables list them.
-METHOD_ORDER = ("sat", "ilp", "construct", "backtrack")
-#: The default sweep: n = 4..64 step 4; SAT pairwise and sequential with pycosat; ILP lines with CBC.
+#: The default sweep: n = 4..64 step 4; the first two methods of the registry (SAT and ILP) with their
+#: benchmark variants and default solvers.
 DEFAULT_NS = "4:64:4"
-DEFAULT_METHODS = ("sat", "ilp")
-DEFAULT_VARIANTS = {"sat": ("pairwise", "sequential"), "ilp": ("lines",)}
+DEFAULT_METHODS = tuple(list(METHODS)[:2])
 #: A sweep names at most this many board sizes.
 MAX_SIZES = 10_000
 
 
-@dataclass(frozen=True)
-class Config:
-    """One way of solving: a method, its variant (SAT encoding or ILP formulation), solver and settings."""
-
-    method: str
-    variant: str | None = None
-    solver: str | None = None
-    settings: str | None = None
-
-    @property
-    def label(self) -> str:
-        """A short name for legends and table headers, e.g. ``SAT pairwise/pycosat`` (plus ``, default``
-        when an ILP solver runs with its own default settings)."""
-        if self.variant is None:
-            return self.method
-        tail = f", {self.settings}" if self.settings not in (None, "tuned") else ""
-        return f"{self.method.upper()} {self.variant}/{self.solver}{tail}"
-
-    @property
-    def key(self) -> tuple[str, str, str, str]:
-        return (self.method, self.variant or "", self.solver or "", self.settings or "")
-
-    @property
-    def choice(self) -> Choice:
-        return Choice(self.method, self.variant, self.solver, self.settings)
-
-    @property
-    def encoding(self) -> str | None:
-        return self.variant if self.method == "sat" else None
-
-    @property
-    def formulation(self) -> str | None:
-        return self.variant if self.method == "ilp" else None
-
-    @classmethod
-    def of(cls, choice: Choice) -> Config:
-        return cls(choice.method, choice.variant, choice.solver, choice.settings)
-
-    @classmethod
-    def parse(cls, text: str) -> Config:
-        """``sat:pairwise:pycosat``, ``sat:sequential`` (default solver), ``ilp:lines:cbc[:default]``,
-        ``construct``, ``backtrack``: names are checked, installation is not."""
-        parts = [p.strip() for p in str(text).split(":")]
-        method = parts[0]
-        if method in METHODS and not get_method(method).variants() and len(parts) == 1:
-            return cls(method)
-        if method in ("sat", "ilp") and 1 <= len(parts) <= (4 if method == "ilp" else 3) and all(parts):
-            return cls.of(_choose(method, *(parts[1:] + [None] * (4 - len(parts)))))
-        raise InputError(f"a configuration is sat:ENCODING[:SOLVER], ilp:FORMULATION[:SOLVER[:SETTINGS]], "
-                         f"construct or backtrack, not {str(text)[:40]!r}")
-
-    @classmethod
-    def from_row(cls, row: Mapping[str, Any]) -> Config:
-        method = row["method"]
-        variant = row.get("encoding") if method == "sat" else row.get("formulation") if method == "ilp" else None
-        return cls(method, variant or None, row.get("solver") or None,
-                   (row.get("settings") or "tuned") if method == "ilp" else None)
+def parse_choice(text: str) -> Choice:
+    """``METHOD[:VARIANT][:SOLVER][:SETTINGS]``, each part where the method has one: ``sat:pairwise:pycosat``,
+    ``sat:sequential`` (default solver), ``ilp:lines:cbc:default``, ``cp:boolean``, ``backtrack``.  Names are
+    checked, installation is not."""
+    parts = [p.strip() for p in str(text).split(":")]
+    method = get_method(parts[0]) if parts[0] in METHODS else None
+    slots = [] if method is None else [s for s, has in (("variant", bool(method.variants())),
+                                                       ("solver", bool(method.solvers())),
+                                                       ("settings", bool(method.settings()))) if has]
+    if method is None or not all(parts) or len(parts) - 1 > len(slots):
+        forms = ", ".join(_form(m) for m in METHODS.values())
+        raise InputError(f"a configuration is one of {forms}; not {str(text)[:40]!r}")
+    named = dict(zip(slots, parts[1:], strict=False))
+    return method.choose(named.get("variant"), named.get("solver"), named.get("settings"))
 
 
-def _choose(method: str, variant: str | None, solver: str | None, settings: str | None = None) -> Choice:
-    """The method layer's choice, without asking whether the solver is installed."""
-    chosen = get_method(method)
-    choice = chosen.choose(variant, None, settings)
-    if solver is not None:
-        registry = REGISTRIES.get(method, {})
-        if solver not in registry:
-            from ..solvers import get_solver
+def _form(method: Method) -> str:
+    parts = [method.name]
+    if method.variants():
+        parts.append(method.variant_word.upper() if method.variant_word else "VARIANT")
+    if method.solvers():
+        parts.append("[SOLVER]")
+    if method.settings():
+        parts.append("[SETTINGS]")
+    return ":".join(parts)
 
-            solver = get_solver(method, solver).name  # a DIMACS executable on PATH, or a one-line error
-        choice = Choice(choice.method, choice.variant, solver, choice.settings)
-    return choice
+
+def choice_from_row(row: Mapping[str, Any]) -> Choice:
+    """The configuration of a results row (``variant``, or the older ``encoding`` / ``formulation`` columns);
+    a row without settings has the method's default settings (what older files ran with)."""
+    method = get_method(row["method"])
+    variant = row.get("variant") or row.get("encoding") or row.get("formulation") or None
+    settings = row.get("settings") or (next(iter(method.settings())) if method.settings() else None)
+    return Choice(method.name, variant, row.get("solver") or None, settings)
 
 
 def _split(values: str | Iterable[str] | None) -> list[str] | None:
@@ -114,77 +74,78 @@ def _split(values: str | Iterable[str] | None) -> list[str] | None:
 
 def make_configs(methods: str | Iterable[str] = DEFAULT_METHODS, encodings: str | Iterable[str] | None = None,
                  formulations: str | Iterable[str] | None = None, solvers: str | Iterable[str] | None = None,
-                 settings: str | Iterable[str] | None = None) -> list[Config]:
-    """The cross product: sat x encodings x SAT solvers, ilp x formulations x ILP solvers x settings, and the
-    methods without variants once each.  Solver names are routed to their method by the registries.  Lists
-    may be comma-separated strings.  Nothing here asks whether a solver is installed
-    (:func:`check_available` does)."""
-    method_list = _split(methods) or []
+                 settings: str | Iterable[str] | None = None) -> list[Choice]:
+    """The cross product per method: its variants (those named with the method's own word, ``encodings`` or
+    ``formulations``, else its benchmark variants) x its solvers (those named that are its own, else its
+    default) x its settings (those named that it has, else its default).  Lists may be comma-separated
+    strings.  Nothing here asks whether a solver is installed (:func:`check_available` does)."""
+    method_list = [get_method(name) for name in _split(methods) or []]
     if not method_list:
-        raise InputError(f"give at least one method; valid: {', '.join(METHOD_ORDER)}")
-    for method in method_list:
-        get_method(method)
-    encoding_list, formulation_list = _split(encodings), _split(formulations)
-    if encoding_list is not None and "sat" not in method_list:
-        raise InputError("encodings belong to the sat method; add sat to the methods or drop the encodings")
-    if formulation_list is not None and "ilp" not in method_list:
-        raise InputError("formulations belong to the ilp method; add ilp to the methods or drop the formulations")
+        raise InputError(f"give at least one method; valid: {', '.join(METHODS)}")
+    method_list = sorted(set(method_list), key=list(METHODS.values()).index)
+    named = {"encoding": _split(encodings), "formulation": _split(formulations)}
+    for word, names in named.items():
+        if names is None:
+            continue
+        owners = [m for m in method_list if m.variant_word == word]
+        if not owners:
+            able = [m.name for m in METHODS.values() if m.variant_word == word]
+            raise InputError(f"{word}s belong to the methods {', '.join(able)}; add one to the methods or drop the "
+                             f"{word}s")
+        for name in names:
+            if not any(name in m.variants() for m in owners):
+                valid = ", ".join(dict.fromkeys(v for m in owners for v in m.variants()))
+                raise InputError(f"unknown {word} {name!r} for {', '.join(m.name for m in owners)}; valid: {valid}")
     settings_list = _split(settings)
-    if settings_list is not None and "ilp" not in method_list:
-        raise InputError("solver settings belong to the ilp method; add ilp to the methods or drop --settings")
-    routed: dict[str, list[str]] = {"sat": [], "ilp": []}
+    if settings_list is not None:
+        if not any(m.settings() for m in method_list):
+            able = [m.name for m in METHODS.values() if m.settings()]
+            raise InputError(f"solver settings belong to the methods {', '.join(able)}; add one to the methods or "
+                             "drop the settings")
+        for name in settings_list:
+            if not any(name in m.settings() for m in method_list):
+                valid = ", ".join(dict.fromkeys(s for m in method_list for s in m.settings()))
+                raise InputError(f"unknown settings {name!r}; valid: {valid}")
+    routed: dict[str, list[str]] = {m.name: [] for m in method_list}
     for name in _split(solvers) or []:
-        found = next((m for m, table in REGISTRIES.items() if name in table), None)
-        if found is None:
-            from ..solvers import get_solver
-
-            try:
-                name, method = get_solver("sat", name).name, "sat"
-            except InputError:
-                valid = ", ".join(n for table in REGISTRIES.values() for n in table)
-                raise InputError(f"unknown solver {name!r}; valid: {valid}, or a DIMACS solver on PATH") from None
-        else:
-            method = found
-        if method not in method_list:
-            raise InputError(f"{name} is {'an ILP' if method == 'ilp' else 'a SAT'} solver but {method} is not "
-                             f"among the methods ({', '.join(method_list)}); add it or drop the solver")
-        routed[method].append(name)
-    variants = {"sat": encoding_list or list(DEFAULT_VARIANTS["sat"]),
-                "ilp": formulation_list or list(DEFAULT_VARIANTS["ilp"])}
-    configs: list[Config] = []
-    for method in sorted(method_list, key=lambda m: METHOD_ORDER.index(m) if m in METHOD_ORDER else 99):
-        if method in variants:
-            names: list[str | None] = list(routed[method]) or [None]
-            settings_options: list[str | None] = [None]
-            if method == "ilp" and settings_list:
-                settings_options = list(settings_list)
-            for variant in variants[method]:
-                for solver in names:
-                    seen: list[dict[str, Any]] = []
-                    for setting in settings_options:
-                        choice = _choose(method, variant, solver, setting)
-                        # settings that change nothing for this solver (HiGHS runs its defaults under
-                        # both) are timed once, under the first name given
-                        options = solver_options(choice.solver or "", setting) if setting else None
-                        same = options is not None and any({**o, "settings": None} == {**options, "settings": None}
-                                                           for o in seen)
-                        if options is not None:
-                            seen.append(options)
-                        if not same:
-                            configs.append(Config.of(choice))
-        else:
-            configs.append(Config.of(get_method(method).choose()))
+        owner = next((m for m in method_list if name in m.solvers()), None)
+        if owner is None:
+            elsewhere = method_of_solver(name)  # a one-line error for a name no method has
+            if elsewhere not in method_list:
+                raise InputError(f"{name} is a solver of --method {elsewhere.name}, which is not among the methods "
+                                 f"({', '.join(m.name for m in method_list)}); add it or drop the solver")
+            owner = elsewhere
+        routed[owner.name].append(owner.solver(name).name)
+    configs: list[Choice] = []
+    for method in method_list:
+        asked = named.get(method.variant_word or "")
+        variants: list[str | None] = (
+            [v for v in asked if v in method.variants()] if asked is not None
+            else list(method.bench_variants or [method.default_variant()]))
+        solver_names: list[str | None] = list(routed[method.name]) or [None]
+        settings_options: list[str | None] = (
+            [s for s in settings_list if s in method.settings()] or [None] if settings_list else [None])
+        for variant in variants:
+            for solver in solver_names:
+                seen: list[dict[str, Any]] = []
+                for setting in settings_options:
+                    choice = method.choose(variant, solver, setting)
+                    # settings that change nothing for this solver (HiGHS runs its defaults under both) are
+                    # timed once, under the first name given
+                    options = {k: v for k, v in method.options(choice).items() if k != "settings"}
+                    if setting is not None and options in seen:
+                        continue
+                    seen.append(options)
+                    configs.append(choice)
     return configs
 
 
-def check_available(configs: Sequence[Config]) -> None:
+def check_available(configs: Sequence[Choice]) -> None:
     """Raise :class:`~nqueens_kit.errors.SolverNotAvailable` (with the install hint) for the first solver of
     ``configs`` that is not installed here."""
-    from ..solvers import get_solver
-
     for config in configs:
         if config.solver is not None:
-            get_solver(config.method, config.solver).require()
+            get_method(config.method).solver(config.solver).require()
 
 
 def parse_ns(text: str | int | Iterable[int]) -> list[int]:
@@ -226,11 +187,11 @@ def parse_ns(text: str | int | Iterable[int]) -> list[int]:
     return sorted(sizes)
 
 
-def config_order(config: Config) -> tuple[int, tuple[str, ...]]:
-    """Sort key: by method in :data:`METHOD_ORDER`, then by names, the default settings (tuned) first."""
-    from ..methods.ilp.formulations import SETTINGS
-
-    method, variant, solver, settings = config.key
-    rank = list(SETTINGS).index(settings) if settings in SETTINGS else -1
-    return (METHOD_ORDER.index(method) if method in METHOD_ORDER else len(METHOD_ORDER),
-            (variant, solver, f"{rank:03d}", settings))
+def config_order(config: Choice) -> tuple[int, tuple[str, ...]]:
+    """Sort key: by method in registry order, then by names, each method's default settings first."""
+    method = get_method(config.method)
+    order = list(METHODS)
+    settings = list(method.settings())
+    rank = settings.index(config.settings) if config.settings in settings else -1
+    _, variant, solver, named = config.key
+    return (order.index(method.name), (variant, solver, f"{rank:03d}", named))

@@ -13,17 +13,18 @@ import platform
 import shlex
 import subprocess
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from .. import __version__
+from ..errors import NQueensError
+from ..methods import Choice, get_method
 from ..runtime.limits import physical_memory
-from ..solvers import REGISTRIES
-from ..solvers.base import Solver, package_version
-from .config import Config
+from ..solvers.base import package_version
 
-PACKAGES = ("pycosat", "pulp", "cbcbox", "highspy", "python-sat", "matplotlib", "tqdm", "numpy")
+PACKAGES = ("pycosat", "pulp", "cbcbox", "highspy", "python-sat", "ortools", "pyganak", "matplotlib", "tqdm", "numpy")
 
 
 def now() -> str:
@@ -83,40 +84,30 @@ def git_revision() -> str | None:
     return head or None
 
 
-def solver_versions(configs: Iterable[Config]) -> dict[str, str | None]:
+def solver_versions(configs: Iterable[Choice]) -> dict[str, str | None]:
     versions: dict[str, str | None] = {}
     for config in configs:
         if config.solver and config.solver not in versions:
-            registry: Mapping[str, Solver] = REGISTRIES.get(config.method, {})
-            solver = registry.get(config.solver)
-            if solver is None:
-                from ..solvers import get_solver
-
-                try:
-                    solver = get_solver(config.method, config.solver)
-                except Exception:  # a solver that vanished since the sweep was planned
-                    versions[config.solver] = None
-                    continue
+            try:
+                solver = get_method(config.method).solver(config.solver)
+            except NQueensError:  # a solver that vanished since the sweep was planned
+                versions[config.solver] = None
+                continue
             versions[config.solver] = solver.version() if solver.available() else None
     return versions
 
 
-def solver_settings(configs: Iterable[Config]) -> dict[str, Any]:
+def solver_settings(configs: Iterable[Choice]) -> dict[str, Any]:
     """The solver options each configuration runs with (what ``SolveResult.options`` records)."""
-    from ..methods.ilp.formulations import solver_options
-
     settings: dict[str, Any] = {}
     for config in configs:
-        if config.method == "ilp" and config.solver:
-            settings[config.label] = solver_options(config.solver, config.settings)
-        elif config.solver:
-            settings[config.label] = {"settings": "default"}
+        if config.solver:
+            settings[config.label] = get_method(config.method).options(config) or {"settings": "default"}
     return settings
 
 
-def environment(configs: Sequence[Config] = ()) -> dict[str, Any]:
+def environment(configs: Sequence[Choice] = ()) -> dict[str, Any]:
     """The machine, the software and the solvers' versions and settings (see the module docstring)."""
-    from .. import __version__
 
     memory = physical_memory()
     return {

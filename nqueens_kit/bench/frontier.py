@@ -9,11 +9,11 @@ board is verified here, and no run gets a hint from a known solution.  Times gro
 :func:`count_frontier` is the same for counting: the largest n whose every board a configuration counts
 (each verified, the total equal to the published count) within the limit, trying n = start, start + 1, ...
 
->>> from nqueens_kit.bench import Config
->>> row = frontier([Config("construct")], limit=30, start=8, max_n=64)[0]
+>>> from nqueens_kit.methods import Choice
+>>> row = frontier([Choice("construct")], limit=30, start=8, max_n=64)[0]
 >>> row["config"], row["largest_n"], row["first_failure"]
 ('construct', 64, None)
->>> row = count_frontier([Config("backtrack")], limit=30, start=6, max_n=8)[0]
+>>> row = count_frontier([Choice("backtrack")], limit=30, start=6, max_n=8)[0]
 >>> row["largest_n"], row["count"]
 (8, 92)
 """
@@ -24,11 +24,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import InputError
+from ..methods import Choice, count, get_method
 from ..problem.board import verify
 from ..problem.reference import published_count
 from ..problem.results import Status
 from ..runtime.limits import check_time_limit
-from .config import Config
 from .sweep import Run
 from .worker import run_worker
 
@@ -36,7 +36,7 @@ DEFAULT_LIMIT = 60.0
 DEFAULT_MAX_N = 4096
 
 
-def _attempt(config: Config, n: int, limit: float) -> tuple[bool, dict[str, Any]]:
+def _attempt(config: Choice, n: int, limit: float) -> tuple[bool, dict[str, Any]]:
     spec = Run(config, n, repeat=1).spec()  # the plain board, as the sweep would run it
     record = run_worker(spec, limit)
     queens = [tuple(q) for q in record.get("queens") or ()]
@@ -56,7 +56,7 @@ def _check(limit: Any, start: Any, max_n: Any) -> float:
     return checked
 
 
-def frontier(configs: Sequence[Config], limit: float = DEFAULT_LIMIT, start: int = 8, max_n: int = DEFAULT_MAX_N,
+def frontier(configs: Sequence[Choice], limit: float = DEFAULT_LIMIT, start: int = 8, max_n: int = DEFAULT_MAX_N,
              precision: float = 0.1, on_attempt: Callable[[str, int, bool, float], None] | None = None
              ) -> list[dict[str, Any]]:
     """One row per configuration: ``largest_n`` solved within ``limit`` seconds and its time,
@@ -71,7 +71,7 @@ def frontier(configs: Sequence[Config], limit: float = DEFAULT_LIMIT, start: int
         failure: int | None = None
         attempts = 0
 
-        def attempt(n: int, config: Config = config) -> bool:
+        def attempt(n: int, config: Choice = config) -> bool:
             nonlocal best, failure, attempts
             attempts += 1
             ok, record = _attempt(config, n, limit)
@@ -100,19 +100,17 @@ def frontier(configs: Sequence[Config], limit: float = DEFAULT_LIMIT, start: int
 COUNT_MAX_N = 27
 
 
-def count_frontier(configs: Sequence[Config], limit: float = DEFAULT_LIMIT, start: int = 8, max_n: int = COUNT_MAX_N,
+def count_frontier(configs: Sequence[Choice], limit: float = DEFAULT_LIMIT, start: int = 8, max_n: int = COUNT_MAX_N,
                    on_attempt: Callable[[str, int, bool, float], None] | None = None) -> list[dict[str, Any]]:
     """One row per configuration: ``largest_n`` whose boards it counts within ``limit`` seconds (every board
     verified, the total equal to the published count), its time and ``count``, and ``first_failure``.
     Each count runs in a child process stopped at the limit; n goes up by one until a count fails."""
-    from ..methods import count, get_method
-
     limit = _check(limit, start, max_n)
     if start > COUNT_MAX_N:
         raise InputError(f"the counting frontier starts at n = {COUNT_MAX_N} at most (the largest published "
                          f"count), not {start}")
     for config in configs:
-        get_method(config.method).require_counting()
+        get_method(config.method).check(None, "count")
     max_n = min(max_n, COUNT_MAX_N)
     rows = []
     for config in configs:

@@ -16,7 +16,7 @@ import random
 from collections.abc import Iterable
 
 from ..errors import InputError
-from ..problem.board import Cell, attacks
+from ..problem.board import Cell, attacks, parse_cell
 
 
 def random_preplacement(n: int, k: int, seed: int, instance: int = 1) -> tuple[Cell, ...]:
@@ -80,6 +80,4 @@ def cells_text(cells: Iterable[Cell]) -> str:
 
 def parse_cells_text(text: str) -> tuple[Cell, ...]:
     """Inverse of :func:`cells_text`."""
-    from ..problem.board import parse_cell
-
     return tuple(parse_cell(item) for item in text.split()) if text else ()

@@ -13,10 +13,10 @@ harness (a fresh process per run, a wall-clock limit, verified boards), and :fun
 per (configuration, n, density) the share of instances with a solution, the median and PAR-2 time and the
 median search effort the solver reports (conflicts, branch-and-bound nodes), which does not depend on the
 machine.  :func:`crossing` finds where half have a solution, :func:`hardest` the costliest density, and
-:func:`nqueens_kit.viz.plots.plot_phase` draws both.  :data:`STORED_STUDY` is the study notebook 5 stores.
+:func:`nqueens_kit.viz.charts.plot_phase` draws both.  :data:`STORED_STUDY` is the study notebook 5 stores.
 
->>> from nqueens_kit.bench import Config
->>> rows = phase_study([Config("sat", "pairwise", "pycosat")], [6], [0.0, 0.5], instances=2, timeout=10)
+>>> from nqueens_kit.methods import Choice
+>>> rows = phase_study([Choice("sat", "pairwise", "pycosat")], [6], [0.0, 0.5], instances=2, timeout=10)
 >>> [(s["n"], s["density"], s["instances"]) for s in phase_summary(rows)]
 [(6, 0.0, 2), (6, 0.5, 2)]
 """
@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from .config import Config, config_order
+from ..methods import Choice
+from .config import choice_from_row, config_order
 from .summary import censored_median, censored_times
 from .sweep import run_sweep
 
@@ -50,7 +51,7 @@ SUMMARY_COLUMNS = ("config", "method", "variant", "solver", "family", "n", "dens
                    "time_limit", "median_conflicts", "median_nodes")
 
 
-def phase_study(configs: Sequence[Config], ns: Sequence[int], densities: Sequence[float], instances: int = 10,
+def phase_study(configs: Sequence[Choice], ns: Sequence[int], densities: Sequence[float], instances: int = 10,
                 timeout: float = 10.0, seed: int = 0, jobs: int = 1,
                 on_point: Callable[[int, float, list[dict[str, Any]]], None] | None = None,
                 family: str = "completion") -> list[dict[str, Any]]:
@@ -85,9 +86,9 @@ def phase_summary(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     for python-sat, branch-and-bound nodes for ILP; counted the same way, None where the solver reports
     none)."""
     groups: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
-    configs: dict[tuple[Any, ...], Config] = {}
+    configs: dict[tuple[Any, ...], Choice] = {}
     for row in rows:
-        config = Config.from_row(row)
+        config = choice_from_row(row)
         key = (row.get("family") or "completion", config.key, int(row["n"]), float(row["density"]))
         groups.setdefault(key, []).append(row)
         configs[key] = config

@@ -19,11 +19,16 @@ from __future__ import annotations
 
 import html
 import os
+import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from ..methods import Choice
+from .config import choice_from_row, config_order
+from .results import read_meta, read_results
+from .summary import censored_times, summarise
 
 #: The plots a report holds: file name, alt text, caption.
 PLOTS = (
@@ -107,8 +112,6 @@ def medians_table(rows: Iterable[Mapping[str, Any]], metric: str = "total") -> t
     A cell reads ``> 30 s`` when half or more of its runs hit the time limit, and notes any runs that
     timed out, failed or did not verify.
     """
-    from .summary import summarise
-
     labels, ns, cells = _grid(summarise(rows))
     body = [[str(n), *(_cell(cells.get((label, n)), metric) for label in labels)] for n in ns]
     return ["n", *labels], body
@@ -130,16 +133,15 @@ def _range_table(summary: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[
 
 
 def _size_table(summary: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list[str]]] | None:
-    columns: list[tuple[str, str, str]] = []  # (heading, what, config label)
+    columns: list[tuple[str, str, str]] = []  # (heading, what, config label): a column per model of one size
     for entry in summary:
-        if entry["method"] == "sat":
-            name = f"{entry['encoding']} vars / clauses"
-            if all(c[0] != name for c in columns):
-                columns.append((name, "sat", entry["config"]))
-        elif entry["method"] == "ilp":
-            name = f"{entry['formulation']} constraints"
-            if all(c[0] != name for c in columns):
-                columns.append((name, "ilp", entry["config"]))
+        what = "clauses" if entry.get("clauses") is not None else (
+            "constraints" if entry.get("constraints") is not None else None)
+        if what is None:
+            continue  # the method builds no model
+        name = f"{entry['variant'] or entry['method']} " + ("vars / clauses" if what == "clauses" else "constraints")
+        if all(c[0] != name for c in columns):
+            columns.append((name, what, entry["config"]))
     if not columns:
         return None
     labels, ns, cells = _grid(summary)
@@ -150,7 +152,7 @@ def _size_table(summary: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[l
             cell = cells.get((label, n))
             if cell is None:
                 line.append("")
-            elif what == "sat":
+            elif what == "clauses":
                 line.append(f"{cell['variables']:,} / {cell['clauses']:,}"
                             if cell["clauses"] is not None and cell["variables"] is not None else "")
             else:
@@ -190,9 +192,7 @@ def _notes(rows: Sequence[Mapping[str, Any]], summary: Sequence[Mapping[str, Any
 
 
 def _label(row: Mapping[str, Any]) -> str:
-    from .config import Config
-
-    return Config.from_row(row).label
+    return choice_from_row(row).label
 
 
 def _agreement_notes(rows: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -291,8 +291,6 @@ def _ns_text(ns: Sequence[int]) -> str:
 def report_blocks(rows: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | None, csv_name: str,
                   title: str | None = None, images: Sequence[str] = ()) -> list[Block]:
     """The report's content, independent of the output format."""
-    from .summary import summarise
-
     summary = summarise(rows)
     labels, ns, _cells = _grid(summary)
     repeats = max((entry["runs"] for entry in summary), default=0)
@@ -342,14 +340,9 @@ def report_blocks(rows: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | N
 def _par2_table(rows: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list[str]]]:
     """Per configuration over all its runs: runs, solved, proved impossible, limits hit, PAR-2, median and
     IQR of the total time, and the median CPU share of the wall time."""
-    import statistics
-
-    from .config import Config, config_order
-    from .summary import censored_times
-
-    groups: dict[str, tuple[Config, list[Mapping[str, Any]]]] = {}
+    groups: dict[str, tuple[Choice, list[Mapping[str, Any]]]] = {}
     for row in rows:
-        config = Config.from_row(row)
+        config = choice_from_row(row)
         groups.setdefault(config.label, (config, []))[1].append(row)
     body = []
     for label, (_config, group) in sorted(groups.items(), key=lambda item: config_order(item[1][0])):
@@ -456,8 +449,7 @@ def write_report(csv_path: str | os.PathLike[str], out_dir: str | os.PathLike[st
     The folder is created if missing (its parent must exist); files of an earlier report there are
     replaced, since they are derived from the CSV.
     """
-    from ..viz.plots import plot_build_solve, plot_cactus, plot_ecdf, plot_size, plot_time, save_figure
-    from .results import read_meta, read_results
+    from ..viz.charts import plot_build_solve, plot_cactus, plot_ecdf, plot_size, plot_time, save_figure
 
     rows = read_results(csv_path)
     if not rows:

@@ -20,8 +20,9 @@ import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ..methods import Choice
 from ..problem.results import Status
-from .config import Config, config_order
+from .config import choice_from_row, config_order
 
 FINISHED = (Status.SOLVED, Status.INFEASIBLE)
 UNSOLVED = (Status.TIMEOUT, Status.MEMOUT)
@@ -73,9 +74,9 @@ def summarise(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     separate instance variation from run-to-run noise.
     """
     groups: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
-    configs: dict[tuple[Any, ...], Config] = {}
+    configs: dict[tuple[Any, ...], Choice] = {}
     for row in rows:
-        config = Config.from_row(row)
+        config = choice_from_row(row)
         key = (config.key, int(row.get("place_random") or 0), int(row["n"]))
         groups.setdefault(key, []).append(row)
         configs[key] = config

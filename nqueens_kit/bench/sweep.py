@@ -14,20 +14,24 @@ plan: a row the sweep would not make, a duplicate or an impossible value is refu
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from ..problem.board import Cell, verify
+from ..methods import Choice, get_method
+from ..methods.base import FEATURE_TEXT
+from ..problem.board import Cell, Problem, verify
 from ..problem.results import Status
 from ..runtime.limits import check_time_limit
 from . import worker
-from .config import Config, parse_ns
+from .config import choice_from_row, parse_choice, parse_ns
 from .environment import command_line, environment, load_average, now
 from .instances import FAMILIES, cells_text, family_cells, random_preplacement
 from .results import DONE_STATUSES, Lock, ResultsFile, read_meta, read_results, target, write_meta
@@ -42,7 +46,7 @@ MAX_RUNS = 10_000
 class Run:
     """One planned run: a configuration on one instance of size n, one repeat."""
 
-    config: Config
+    config: Choice
     n: int
     repeat: int
     instance: int = 1
@@ -54,13 +58,17 @@ class Run:
     def key(self) -> tuple[Any, ...]:
         return (*self.config.key, self.n, self.instance, self.repeat, cells_text(self.preplaced))
 
+    @property
+    def problem(self) -> Problem:
+        return Problem(self.n, self.preplaced, self.blocked)
+
     def spec(self) -> dict[str, Any]:
         return {"method": self.config.method, "variant": self.config.variant, "solver": self.config.solver,
                 "settings": self.config.settings, "n": self.n, "preplaced": [list(c) for c in self.preplaced],
                 "order": self.order, "blocked": [list(c) for c in self.blocked]}
 
 
-def plan_runs(configs: Sequence[Config], ns: Sequence[int], repeat: int, place_random: int = 0, seed: int = 0,
+def plan_runs(configs: Sequence[Choice], ns: Sequence[int], repeat: int, place_random: int = 0, seed: int = 0,
               instances: int = 1, family: str = "completion", density: float | None = None) -> list[Run]:
     """Every run of a sweep in order: by n, then instance, then repeat, then configuration.
 
@@ -82,15 +90,13 @@ def plan_runs(configs: Sequence[Config], ns: Sequence[int], repeat: int, place_r
 
 def order_seed(n: int, seed: int, instance: int) -> int:
     """The reordering seed of plain instance ``instance`` of size n (the same on every machine)."""
-    import hashlib
-
     digest = hashlib.sha256(f"nqueens-kit-instance:{n}:{seed}:{instance}".encode()).digest()
     return int.from_bytes(digest[:6], "big")
 
 
 def row_key(row: Mapping[str, Any]) -> tuple[Any, ...]:
     """The identity of a CSV row: configuration, n, instance, repeat and pre-placed queens."""
-    return (*Config.from_row(row).key, int(row["n"]), int(row.get("instance") or 1), int(row["repeat"]),
+    return (*choice_from_row(row).key, int(row["n"]), int(row.get("instance") or 1), int(row["repeat"]),
             row.get("preplaced") or "")
 
 
@@ -99,12 +105,12 @@ def make_row(run: Run, record: Mapping[str, Any], place_random: int, seed: int,
     """The CSV row of a run from the worker's record; the board is verified here, independently."""
     queens = [(int(q[0]), int(q[1])) for q in record.get("queens") or ()]
     status = Status.parse(record.get("status", "error"))
-    verified = (verify(run.n, queens, run.preplaced) and not set(queens) & set(run.blocked)
-                if status == Status.SOLVED else None)
+    verified = verify(run.n, queens, run.preplaced, run.blocked) if status == Status.SOLVED else None
     config = run.config
     row: dict[str, Any] = {
-        "n": run.n, "method": config.method, "encoding": config.encoding, "formulation": config.formulation,
-        "solver": config.solver, "settings": config.settings, "repeat": run.repeat, "instance": run.instance,
+        "n": run.n, "method": config.method, "variant": config.variant, "encoding": config.encoding,
+        "formulation": config.formulation, "solver": config.solver, "settings": config.settings,
+        "repeat": run.repeat, "instance": run.instance,
         "status": status.value, "verified": verified, "place_random": place_random,
         "preplaced": cells_text(run.preplaced),
         "seed": seed if place_random or run.order is not None or run.blocked else None, "time_limit": time_limit,
@@ -149,7 +155,7 @@ def _kept_rows(path: Path, runs: Sequence[Run], timeout: float | None) -> list[d
     for line, row in enumerate(read_results(path), start=2):
         key = row_key(row)
         if key not in planned:
-            raise InputError(f"{path}, line {line}: this sweep would not make that row ({Config.from_row(row).label}, "
+            raise InputError(f"{path}, line {line}: this sweep would not make that row ({choice_from_row(row).label}, "
                              f"n = {row['n']}, repeat {row['repeat']}); resume with the same options, or --force")
         if key in seen:
             raise InputError(f"{path}, line {line}: a second row for the same run; the file was edited or "
@@ -170,8 +176,10 @@ def _still_done(row: Mapping[str, Any], timeout: float | None) -> bool:
     return True
 
 
-def _check_plan(config_list: Sequence[Config], sizes: Sequence[int], repeat: int, instances: int,
+def _check_plan(config_list: Sequence[Choice], sizes: Sequence[int], repeat: int, instances: int,
                 place_random: int, max_runs: int, family: str = "completion", density: float | None = None) -> None:
+    for config in config_list:
+        get_method(config.method).check(None, "solve")  # a sweep times solves
     check_family(config_list, family, density, place_random)
     for what, value in (("repeat", repeat), ("instances", instances)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -182,21 +190,23 @@ def _check_plan(config_list: Sequence[Config], sizes: Sequence[int], repeat: int
         if place_random >= sizes[0]:
             raise InputError(f"cannot pre-place {place_random} queens when the smallest n is {sizes[0]}: "
                              f"completion needs n above {place_random}; start the sizes at {place_random + 1}")
-        for config in config_list:
-            from ..methods import get_method
-
-            if not get_method(config.method).honours_preplaced:
-                raise InputError(f"the {config.method} method cannot honour pre-placed queens; drop it from the "
-                                 "methods or drop the random pre-placement")
+        _require(config_list, "preplaced", "drop the random pre-placement")
     elif instances > 1 and family == "completion":  # the other families' methods are checked above
-        fixed = [c.method for c in config_list if c.method not in ("sat", "ilp")]
-        if fixed:
-            raise InputError(f"--instances K without --place-random reorders the formula K ways, and {fixed[0]} has "
-                             "no formula: drop it from the methods, or add --place-random K for completion instances")
+        _require(config_list, "reorder", "or add --place-random K for completion instances (--instances K "
+                                          "without it renumbers and reorders each method's model K ways)")
     check_run_count(len(config_list) * len(sizes) * repeat * instances, max_runs)
 
 
-def check_family(config_list: Sequence[Config], family: str, density: float | None, place_random: int) -> None:
+def _require(config_list: Sequence[Choice], feature: str, otherwise: str) -> None:
+    """Refuse (one line) a sweep whose instances ask a feature of a method that does not honour it."""
+    for config in config_list:
+        method = get_method(config.method)
+        if not method.honours(feature):
+            raise InputError(f"--method {method.name} cannot honour {FEATURE_TEXT[feature]}: drop it from the "
+                             f"methods, {otherwise}")
+
+
+def check_family(config_list: Sequence[Choice], family: str, density: float | None, place_random: int) -> None:
     if family not in FAMILIES:
         raise InputError(f"unknown instance family {family!r}; valid: {', '.join(FAMILIES)}")
     if family == "completion":
@@ -208,9 +218,7 @@ def check_family(config_list: Sequence[Config], family: str, density: float | No
         raise InputError(f"--family {family} blocks cells instead of pre-placing queens; drop --place-random")
     if density is None or isinstance(density, bool) or not isinstance(density, (int, float)) or not 0 < density < 1:
         raise InputError(f"--family {family} needs a density between 0 and 1 (e.g. 0.1), not {density!r}")
-    fixed = [c.method for c in config_list if c.method not in ("sat", "ilp")]
-    if fixed:
-        raise InputError(f"blocked cells are for sat and ilp; {fixed[0]} cannot honour them: drop it from the methods")
+    _require(config_list, "blocked", "or choose --family completion")
 
 
 def check_run_count(total: int, max_runs: int = MAX_RUNS) -> None:
@@ -220,7 +228,7 @@ def check_run_count(total: int, max_runs: int = MAX_RUNS) -> None:
                          f"repeats, or allow it with --max-runs {total}")
 
 
-def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: int = DEFAULT_REPEAT,
+def run_sweep(configs: Sequence[Choice | str], ns: Sequence[int] | str, repeat: int = DEFAULT_REPEAT,
               timeout: float | None = DEFAULT_TIMEOUT, out: str | os.PathLike[str] | None = None,
               progress: bool = True, on_row: Callable[[dict[str, Any]], None] | None = None, place_random: int = 0,
               seed: int = 0, resume: bool = False, force: bool = False, skip_after_timeout: bool = False,
@@ -245,7 +253,7 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
     """
     from tqdm.auto import tqdm
 
-    config_list = [c if isinstance(c, Config) else Config.parse(c) for c in configs]
+    config_list = [c if isinstance(c, Choice) else parse_choice(c) for c in configs]
     if not config_list:
         raise InputError("give at least one configuration to time")
     sizes = parse_ns(ns) if isinstance(ns, (str, int)) else parse_ns(list(ns))
@@ -272,7 +280,7 @@ def run_sweep(configs: Sequence[Config | str], ns: Sequence[int] | str, repeat: 
     timed_out: dict[tuple[str, ...], int] = {}
     for row in kept:
         if row["status"] in (Status.TIMEOUT, Status.MEMOUT):
-            key = Config.from_row(row).key
+            key = choice_from_row(row).key
             timed_out[key] = min(timed_out.get(key, row["n"]), row["n"])
     meta: dict[str, Any] = {}
     session: dict[str, Any] = {}
@@ -353,8 +361,6 @@ def _run_parallel(todo: Sequence[Run], jobs: int, execute: Callable[[Run], dict[
                   halt: threading.Event) -> None:
     """Keep ``jobs`` runs going in threads (each run is a child process); rows are finished in this thread.
     Ctrl-C or ``stop`` sets ``halt``: every running child is killed within a tenth of a second."""
-    from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-
     pending: dict[Future[dict[str, Any] | None], Run] = {}
     queue = iter(todo)
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="nqueens-kit-run")

@@ -29,47 +29,24 @@ from typing import Any
 from ..methods import Choice, get_method, solve
 from ..problem.board import Problem
 from ..runtime import isolate
+from ..runtime.isolate import Ended
 
 #: How long a fresh interpreter may take to start and import its solver.
 STARTUP_SECONDS = isolate.STARTUP_SECONDS
 
 
-def _warm_up(choice: Choice) -> None:
-    """Import what the run needs, so that imports are start-up time, not solve time."""
-    chosen = get_method(choice.method)
-    if choice.method == "ilp":
-        from ..solvers.ilp_pulp import pulp_module
-
-        pulp_module()
-        if choice.solver == "highs":
-            try:
-                import highspy  # noqa: F401
-            except ImportError:
-                pass  # the solve explains a missing HiGHS itself
-    elif choice.solver == "pycosat":
-        import pycosat  # noqa: F401
-    elif choice.solver and choice.solver.startswith("pysat-"):
-        try:
-            import pysat.solvers  # noqa: F401
-        except ImportError:
-            pass
-    if chosen.name == "sat":
-        from ..methods.sat import cnf, solve  # noqa: F401
-
-
 def run_job(spec: Mapping[str, Any], time_limit: float | None) -> dict[str, Any]:
-    """The child's side: prepare, say ready, solve once in this process, return the record."""
-    choice = Choice(spec["method"], spec.get("variant"), spec.get("solver"), spec.get("settings"))
-    problem = Problem(int(spec["n"]), tuple(tuple(c) for c in spec.get("preplaced", ())))
-    _warm_up(choice)
-    blocked = [tuple(c) for c in spec.get("blocked") or ()]
+    """The child's side: load what the method needs (its :meth:`~nqueens_kit.methods.Method.preload`), say
+    ready, solve once in this process, return the record."""
+    method = get_method(spec["method"])
+    choice = Choice(method.name, spec.get("variant"), spec.get("solver"), spec.get("settings"))
+    problem = Problem(int(spec["n"]), tuple(tuple(c) for c in spec.get("preplaced", ())),
+                      tuple(tuple(c) for c in spec.get("blocked") or ()))
+    method.preload(choice)
     isolate.ready()
     start = time.perf_counter()
-    if blocked:
-        result = _solve_blocked(problem, choice, blocked, time_limit)
-    else:
-        result = solve(problem, choice.method, choice.variant, choice.solver, settings=choice.settings,
-                       time_limit=time_limit, isolated=False, explain=False, order=spec.get("order"))
+    result = solve(problem, method, choice.variant, choice.solver, settings=choice.settings, time_limit=time_limit,
+                   isolated=False, explain=False, order=spec.get("order"))
     total = time.perf_counter() - start
     return {
         "status": result.status.value, "queens": [list(q) for q in result.queens],
@@ -85,29 +62,6 @@ def _count(value: Any) -> int | None:
     return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def _solve_blocked(problem: Problem, choice: Choice, blocked: list[Any], time_limit: float | None) -> Any:
-    """SAT or ILP with some cells blocked: a unit clause ``¬P[r,c]`` or a constraint ``x[r,c] = 0`` each."""
-    from ..errors import InputError
-
-    deadline = None if time_limit is None else time.monotonic() + time_limit
-    if choice.method == "sat":
-        from ..methods.sat.cnf import build_cnf
-        from ..methods.sat.solve import solve_here
-
-        cnf = build_cnf(problem, choice.variant or "pairwise")
-        cnf.clauses = cnf.clauses + [[-problem.var(r, c)] for r, c in blocked]
-        return solve_here(problem, cnf.encoding, choice.solver, deadline, cnf=cnf)
-    if choice.method == "ilp":
-        from ..methods.ilp.model import solve_here as ilp_solve
-
-        def block(model: Any) -> None:
-            for r, c in blocked:
-                model.prob.addConstraint(model.x[(r, c)] == 0, f"blocked_{r}_{c}")
-
-        return ilp_solve(problem, choice.variant, choice.solver, deadline, choice.settings, extend=block)
-    raise InputError(f"--method {choice.method} cannot honour blocked cells")
-
-
 def run_worker(spec: Mapping[str, Any], timeout: float | None, memory_limit: int | None = None,
                stop: Callable[[], bool] | None = None) -> dict[str, Any]:
     """Run one spec in a fresh process; the record's status is ``timeout`` if it passes ``timeout`` seconds
@@ -118,18 +72,18 @@ def run_worker(spec: Mapping[str, Any], timeout: float | None, memory_limit: int
                                watch_memory=True, stop=stop)
     common = {"cpu_seconds": run.cpu, "startup_seconds": round(run.startup, 6) if run.startup else None,
               "peak_rss_mb": run.tree_peak_rss_mb}
-    if run.status == "done":
+    if run.status == Ended.DONE:
         record = dict(run.value)
         record.update(common)
         if record["status"] == "timeout":  # the solver stopped itself at the limit
             record["message"] = record.get("message") or "no answer within the time limit"
         return record
-    if run.status == "timeout" and run.error == "stopped":
+    if run.stopped:
         return {"status": "skipped", "message": "stopped", **common}
-    if run.status == "timeout":
+    if run.status == Ended.TIMEOUT:
         return {"status": "timeout", "total_seconds": run.wall, **common,
                 "message": f"no answer within the time limit of {timeout:g} s"}
-    if run.status == "memout":
+    if run.status == Ended.MEMOUT:
         limit = f" of {memory_limit / 2**20:,.0f} MB" if memory_limit else ""
         return {"status": "memout", "total_seconds": run.wall, **common,
                 "message": f"ran out of memory (memory limit{limit})"}

@@ -129,7 +129,7 @@ def _whole(text: str, what: str, minimum: int) -> int:
 
 def check_figure_path(path: str) -> None:
     """Refuse a figure path before a long sweep rather than after it."""
-    from ..viz.plots import FIGURE_SUFFIXES
+    from ..viz.figure import FIGURE_SUFFIXES
 
     target = Path(path)
     if target.suffix.lower() not in FIGURE_SUFFIXES:
@@ -242,7 +242,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if unverified:
         print(f"nqueens-kit: {unverified} solved boards do NOT verify (see the message column)", file=sys.stderr)
     if args.plot and rows:
-        from ..viz.plots import plot_time, save_figure
+        from ..viz.charts import plot_time, save_figure
 
         path = save_figure(plot_time(rows), args.plot)
         if not args.quiet:
@@ -252,7 +252,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def cmd_plot(args: argparse.Namespace) -> int:
     from ..bench import read_results
-    from ..viz.plots import plot_build_solve, plot_size, plot_time, save_figure
+    from ..viz.charts import plot_build_solve, plot_size, plot_time, save_figure
 
     check_figure_path(args.output)
     rows = read_results(args.csv)

@@ -31,6 +31,7 @@ Correct: these clauses allow exactly the assignments with at most one true liter
 from __future__ import annotations
 
 import inspect
+import math
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -38,9 +39,12 @@ from itertools import combinations
 from itertools import product as assignments
 from typing import Any
 
+from ..bench.summary import par2
+from ..errors import InputError
 from ..methods.sat.cnf import build_cnf
 from ..methods.sat.encodings import Clause, VarPool
-from ..methods.search.construct import construct, iter_backtrack
+from ..methods.search.backtrack import iter_backtrack
+from ..methods.search.construct import construct
 from ..problem.board import Cell, Problem, board_lines, canonical, verify
 
 #: The largest number of literals the cardinality checks try.
@@ -204,9 +208,6 @@ def check_par2(score: Callable[[list[float | None], float], Any], time_limit: fl
     >>> check_par2(lambda times, limit: sum(t for t in times if t is not None) / len(times)).ok
     False
     """
-    import math
-
-    from ..bench.summary import par2
 
     cases: list[list[float | None]] = [[1.0, 2.0, 3.0], [0.5], [1.0, None, 3.0], [None], [None, None, 4.0],
                                        [2.0, None, None, 4.0, 0.25]]
@@ -244,8 +245,6 @@ def resolve(first: Sequence[int], second: Sequence[int]) -> list[int]:
     >>> resolve([1, 2], [-1, 3]), resolve([4], [-4])
     ([2, 3], [])
     """
-    from ..errors import InputError
-
     a, b = set(first), set(second)
     clashes = sorted({abs(lit) for lit in a if -lit in b})
     if not clashes:

@@ -26,9 +26,12 @@ from typing import Any
 
 from ..errors import InputError
 from ..methods.ilp.formulations import get_formulation
+from ..methods.ilp.model import _run, build_model
 from ..problem.board import Cell, Problem, conflicts, verify
 from ..problem.results import Status
 from ..runtime.limits import check_time_limit
+from ..solvers import get_solver
+from ..solvers.ilp_pulp import IlpSolver
 
 #: The kit's tree is for reading: boards up to this size.
 MAX_BNB_N = 10
@@ -92,10 +95,6 @@ def branch_and_bound(problem: Problem | int, formulation: str = "lines", solver:
     infeasible: the tree is the proof), or ``timeout`` when ``max_nodes``, ``time_limit`` or ``stop()``
     ended the search (unexplored nodes stay ``open``).
     """
-    from ..methods.ilp.model import _run, build_model
-    from ..solvers import get_solver
-    from ..solvers.ilp_pulp import IlpSolver
-
     problem = problem if isinstance(problem, Problem) else Problem(problem)
     if problem.n > MAX_BNB_N:
         raise InputError(f"the kit's branch and bound draws every node: boards up to n = {MAX_BNB_N}, not "

@@ -35,6 +35,8 @@ from ..errors import InputError
 from ..methods.sat.cnf import CNF, build_cnf
 from ..problem.board import Cell, Problem, verify
 from ..problem.results import Status
+from ..runtime.limits import check_time_limit
+from ..solvers import get_solver
 
 #: The kinds of events, in the order a reader meets them.
 KINDS = ("decide", "propagate", "conflict", "learn", "backjump", "restart")
@@ -376,8 +378,6 @@ def trace(problem: Problem | int, encoding: str = "pairwise", max_events: int = 
     Status ``solved`` (``queens`` verified), ``infeasible``, or ``timeout`` when ``max_events`` or
     ``time_limit`` ended the trace first.
     """
-    from ..runtime.limits import check_time_limit
-
     problem = _problem(problem)
     limit = check_time_limit(time_limit)
     if isinstance(max_events, bool) or not isinstance(max_events, int) or max_events < 1:
@@ -407,8 +407,6 @@ def trace_cadical(problem: Problem | int, encoding: str = "pairwise", max_events
     assignment, new decision level and backtrack.  Decisions and propagations are told apart by the new
     level before them; the clauses behind them stay inside CaDiCaL, so these events carry no clause, and a
     conflict shows only as the backjump it causes."""
-    from ..solvers import get_solver
-
     problem = _problem(problem)
     get_solver("sat", "pysat-cadical").require()
     try:

@@ -25,14 +25,20 @@ from __future__ import annotations
 
 import os
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, SolverError, SolverNotAvailable
 from ..methods.sat.cnf import CNF, build_cnf
-from ..problem.board import Cell, Problem
-from ..problem.results import SolveResult, Status
+from ..methods.sat.encodings import get_encoding
+from ..problem.board import Cell, Problem, verify
+from ..problem.results import Answer, SolveResult, Status
+from ..runtime import isolate
+from ..runtime.limits import check_time_limit
+from ..solvers import get_solver
+from ..solvers.base import importable
 from .propagation import propagate
 
 #: Solvers that write proofs, in the order ``auto`` tries them.
@@ -75,8 +81,6 @@ class ProofCheck:
 
 
 def _proof_solver(name: str | None) -> Any:
-    from ..solvers import get_solver
-
     if name is None:
         for candidate in PROOF_SOLVERS:
             solver = get_solver("sat", candidate)
@@ -96,9 +100,9 @@ def prove(cnf: CNF, solver: str | None = None, deadline: float | None = None) ->
     ``deadline`` (a ``time.monotonic()`` value) raises :class:`TimeoutError`."""
     chosen = _proof_solver(solver)
     outcome, lines = chosen.prove(cnf.clauses, cnf.num_vars, deadline)
-    if outcome.status == "sat":
+    if outcome.status == Answer.SAT:
         return None
-    if outcome.status != "unsat":
+    if outcome.status != Answer.UNSAT:
         raise TimeoutError(f"{chosen.name} stopped before it had an answer")
     if not lines:
         raise SolverError(f"{chosen.name} said unsatisfiable but wrote no proof")
@@ -106,8 +110,6 @@ def prove(cnf: CNF, solver: str | None = None, deadline: float | None = None) ->
 
 
 def _checker(name: str) -> str:
-    from ..solvers.base import importable
-
     if name == "auto":
         found = next((c for c in CHECKERS if importable(c)), None)
         if found is None:
@@ -170,8 +172,6 @@ def replay(cnf: CNF, proof: Proof) -> list[LemmaStep]:
     """Each lemma of ``proof`` re-derived by unit propagation from the formula and the lemmas before it
     (deletions applied), for reading and drawing.  A lemma that does not follow raises
     :class:`~nqueens_kit.errors.SolverError` (:func:`check` is the authority; this is the illustration)."""
-    from collections import Counter
-
     clauses: list[tuple[int, ...]] = [tuple(c) for c in cnf.clauses]
     steps = []
     for line in proof.lines:
@@ -211,7 +211,7 @@ def _prove_job(problem: Problem, encoding: str, solver: str | None, checker: str
     data: dict[str, Any] = {"status": outcome.status, "model": outcome.model, "solver": chosen.name,
                             "build": built, "solve": solved, "variables": cnf.num_vars,
                             "clauses": cnf.num_clauses}
-    if outcome.status == "unsat":
+    if outcome.status == Answer.UNSAT:
         if not lines:
             raise SolverError(f"{chosen.name} said unsatisfiable but wrote no proof")
         proof = Proof(lines, chosen.name)
@@ -229,11 +229,6 @@ def solve_with_proof(problem: Problem, path: str | os.PathLike[str], encoding: s
     result's ``extra["proof"]`` holds ``file``, ``format``, ``steps``, ``checked`` and ``checker``; a proof
     the checker rejects is a :class:`~nqueens_kit.errors.SolverError` (the file is kept for inspection).
     """
-    from ..methods.sat.encodings import get_encoding
-    from ..problem.board import verify
-    from ..runtime import isolate
-    from ..runtime.limits import check_time_limit
-
     limit = check_time_limit(time_limit)
     get_encoding(encoding)
     target = Path(path)
@@ -249,12 +244,12 @@ def solve_with_proof(problem: Problem, path: str | os.PathLike[str], encoding: s
                            if run.status == "timeout" else "stopped: out of memory; no proof written")
     run.raise_error()
     data = run.value
-    if data["status"] not in ("sat", "unsat"):
+    if data["status"] not in (Answer.SAT, Answer.UNSAT):
         return SolveResult(**base, solver=data["solver"], status=Status.TIMEOUT, solve_seconds=run.wall,
                            message="the solver stopped before it had an answer; no proof written")
     result = SolveResult(**base, solver=data["solver"], status=Status.INFEASIBLE, variables=data["variables"],
                          clauses=data["clauses"], build_seconds=data["build"], solve_seconds=data["solve"])
-    if data["status"] == "sat":
+    if data["status"] == Answer.SAT:
         cnf_n = problem.n
         queens = sorted(CNF(problem, encoding, [], cnf_n * cnf_n).decode(data["model"]))
         result.status, result.queens = Status.SOLVED, tuple(queens)

@@ -22,8 +22,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bench.instances import random_preplacement
 from ..methods.sat.cnf import build_cnf
-from ..methods.search.construct import iter_backtrack
+from ..methods.sat.encodings import get_encoding
+from ..methods.search.backtrack import iter_backtrack
 from ..problem.board import Cell, Problem
 
 
@@ -156,8 +158,6 @@ def strength(ns: Sequence[int], queens: int, samples: int, encodings: Sequence[s
     """For ``samples`` random placements of ``queens`` queens per n: per encoding, the share of the dead
     cells (no completion uses them) that propagation rules out, of the forced queens it finds, and of the
     impossible placements it refutes without search.  One row per (n, encoding)."""
-    from ..bench.instances import random_preplacement
-
     rows = []
     for n in ns:
         placements = [Problem(n, random_preplacement(n, queens, seed, i)) for i in range(1, samples + 1)]
@@ -187,6 +187,4 @@ def strength(ns: Sequence[int], queens: int, samples: int, encodings: Sequence[s
 
 
 def encoding_list(encodings: Sequence[str]) -> list[str]:
-    from ..methods.sat.encodings import get_encoding
-
     return [get_encoding(name).name for name in encodings]

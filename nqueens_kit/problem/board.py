@@ -29,7 +29,7 @@ from __future__ import annotations
 import operator
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from operator import add, sub
@@ -183,25 +183,35 @@ def board_lines(n: int) -> list[Line]:
 
 @dataclass(frozen=True)
 class Problem:
-    """An N-queens instance: board size and pre-placed queens (1-based cells).
+    """An N-queens instance: everything a method is asked to honour, in one value.
 
-    Pre-placed queens that attack each other raise :class:`ConflictError` at once, naming the pair;
-    a non-attacking pre-placement that cannot be completed is a valid instance whose answer is
-    *infeasible*.
+    - ``n``: the board size;
+    - ``preplaced``: queens that must be on the board (1-based cells); two that attack each other raise
+      :class:`ConflictError` at once, naming the pair;
+    - ``blocked``: cells no queen may use (the *blocked* and *excluded-diagonals* families of Gent,
+      Jefferson and Nightingale: an excluded diagonal is the set of its cells, :func:`diagonal_cells`);
+    - ``break_symmetry``: keep exactly one board of every orbit of the 8 symmetries, the canonical one
+      (:func:`canonical`); it needs an empty board, since queens or blocked cells already break the symmetry.
+
+    A valid instance may have no board (an impossible completion, too many blocked cells): its answer is
+    *infeasible*.  Every method either honours each of these or refuses it with one line
+    (:meth:`nqueens_kit.methods.Method.check`).
 
     >>> Problem(8, [(1, 1)]).preplaced
     ((1, 1),)
+    >>> Problem(8, blocked=[(2, 3)]).describe()
+    '8-queens with 1 blocked cell'
     """
 
     n: int
     preplaced: tuple[Cell, ...] = field(default=())
+    blocked: tuple[Cell, ...] = field(default=())
+    break_symmetry: bool = False
 
     def __post_init__(self) -> None:
         n = parse_n(self.n)
         object.__setattr__(self, "n", n)
-        if isinstance(self.preplaced, (str, bytes)) or not isinstance(self.preplaced, Iterable):
-            raise InputError(f"pre-placed queens are a list of (row, col) pairs, not {str(self.preplaced)[:40]!r}")
-        cells = sorted({parse_cell(cell, n) for cell in self.preplaced})
+        cells = sorted({parse_cell(cell, n) for cell in _cell_list(self.preplaced, "pre-placed queens")})
         clashes = conflicts(cells)
         if clashes:
             a, b, why = clashes[0]
@@ -210,9 +220,32 @@ class Problem:
                 "pre-placed queens must not share a row, column or diagonal"
             )
         object.__setattr__(self, "preplaced", tuple(cells))
+        blocked = tuple(sorted({parse_cell(cell, n) for cell in _cell_list(self.blocked, "blocked cells")}))
+        both = set(blocked) & set(cells)
+        if both:
+            r, c = min(both)
+            raise ConflictError(f"the cell {r},{c} holds a pre-placed queen and is blocked; a cell is one or the other")
+        object.__setattr__(self, "blocked", blocked)
+        if not isinstance(self.break_symmetry, bool):
+            raise InputError(f"break_symmetry is True or False, not {str(self.break_symmetry)[:40]!r}")
+        if self.break_symmetry and (cells or blocked):
+            raise InputError("symmetry breaking needs an empty board: pre-placed queens or blocked cells already "
+                             "break the symmetry of the problem (drop them, or drop --break-symmetry)")
+
+    @property
+    def plain(self) -> bool:
+        """True for the bare n-queens problem: no queens, no blocked cells, symmetry not broken."""
+        return not (self.preplaced or self.blocked or self.break_symmetry)
+
+    def features(self) -> frozenset[str]:
+        """What this instance asks of a method beyond the bare problem: ``preplaced``, ``blocked``,
+        ``break_symmetry`` (the words of :attr:`nqueens_kit.methods.Method.features`)."""
+        asked = {"preplaced": bool(self.preplaced), "blocked": bool(self.blocked),
+                 "break_symmetry": self.break_symmetry}
+        return frozenset(name for name, wanted in asked.items() if wanted)
 
     def lines(self) -> list[Line]:
-        """The rules as lines (see :class:`Line`); the pre-placed queens are separate unit facts."""
+        """The rules as lines (see :class:`Line`); pre-placed queens and blocked cells are separate unit facts."""
         return board_lines(self.n)
 
     def var(self, row: int, col: int) -> int:
@@ -224,14 +257,40 @@ class Problem:
         row, col = divmod(var - 1, self.n)
         return (row + 1, col + 1)
 
+    def verify(self, queens: Iterable[Cell]) -> bool:
+        """:func:`verify` with this problem's pre-placed queens and blocked cells."""
+        return verify(self.n, queens, self.preplaced, self.blocked)
+
     def describe(self) -> str:
-        if not self.preplaced:
-            return f"{self.n}-queens"
-        cells = " ".join(f"{r},{c}" for r, c in self.preplaced)
-        return f"{self.n}-queens with queens placed at {cells}"
+        parts = []
+        if self.preplaced:
+            parts.append("queens placed at " + " ".join(f"{r},{c}" for r, c in self.preplaced))
+        if self.blocked:
+            parts.append(f"{len(self.blocked)} blocked cell{'s' if len(self.blocked) != 1 else ''}")
+        if self.break_symmetry:
+            parts.append("symmetry broken")
+        return f"{self.n}-queens" + (" with " + " and ".join(parts) if parts else "")
 
 
-def violations(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = ()) -> list[str]:
+def _cell_list(value: Any, what: str) -> Iterable[Any]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise InputError(f"{what} are a list of (row, col) pairs, not {str(value)[:40]!r}")
+    return value
+
+
+def diagonal_cells(n: int, differences: Iterable[int] = (), sums: Iterable[int] = ()) -> tuple[Cell, ...]:
+    """The cells of the diagonals ``r - c = d`` for each d in ``differences`` and the anti-diagonals
+    ``r + c = s`` for each s in ``sums``: how an excluded diagonal becomes blocked cells.
+
+    >>> diagonal_cells(3, differences=[0])
+    ((1, 1), (2, 2), (3, 3))
+    """
+    diffs, tops = set(differences), set(sums)
+    return tuple((r, c) for r in range(1, n + 1) for c in range(1, n + 1) if r - c in diffs or r + c in tops)
+
+
+def violations(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = (),
+               blocked: Iterable[Cell] = ()) -> list[str]:
     """Everything wrong with a claimed solution, as readable sentences (empty when it is valid).
 
     Deliberately written without :class:`Line` so it checks the encoders rather than repeating them.
@@ -258,11 +317,15 @@ def violations(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = ()) -
     missing = [p for p in preplaced if tuple(p) not in set(queens)]
     if missing:
         problems.append(f"pre-placed queens missing from the board: {missing}")
+    on_blocked = sorted(set(queens) & {tuple(b) for b in blocked})
+    if on_blocked:
+        problems.append(f"queens on blocked cells: {on_blocked}")
     return problems
 
 
-def verify(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = ()) -> bool:
-    """True when ``queens`` is a valid n-queens solution containing every pre-placed queen.
+def verify(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = (), blocked: Iterable[Cell] = ()) -> bool:
+    """True when ``queens`` is a valid n-queens solution containing every pre-placed queen and no queen on
+    a blocked cell.
 
     Counts distinct rows, columns, diagonals and anti-diagonals with sets, so n = 10⁶ takes well under a
     second; :func:`violations` explains a failure.
@@ -287,11 +350,11 @@ def verify(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = ()) -> bo
         return False
     if len(set(map(sub, rows, cols))) != n or len(set(map(add, rows, cols))) != n:
         return False
-    preplaced = list(preplaced)
-    if not preplaced:
+    preplaced, blocked = list(preplaced), list(blocked)
+    if not preplaced and not blocked:
         return True
     placed = set(zip(rows, cols, strict=True))
-    return all(tuple(p) in placed for p in preplaced)
+    return all(tuple(p) in placed for p in preplaced) and not any(tuple(b) in placed for b in blocked)
 
 
 #: The dihedral group of the square acting on 1-based cells: (name, f(n, r, c) -> (r', c')).
@@ -305,6 +368,21 @@ SYMMETRIES: tuple[tuple[str, Callable[[int, int, int], Cell]], ...] = (
     ("transpose", lambda n, r, c: (c, r)),
     ("anti-transpose", lambda n, r, c: (n + 1 - c, n + 1 - r)),
 )
+
+
+def lex_pairs(n: int) -> Iterator[tuple[str, list[tuple[Cell, Cell]]]]:
+    """For lex-leader symmetry breaking: per symmetry s (the identity left out), the cells in row-major order,
+    each with the cell whose value s(x) holds there (s moves the queen at q to s(q), so s(x) at p is x at
+    s⁻¹(p)); cells that s fixes are skipped.  Every method's symmetry-breaking constraints read these pairs.
+
+    >>> name, pairs = next(lex_pairs(2))
+    >>> name, pairs[0]
+    ('rotate 90', ((1, 1), (2, 1)))
+    """
+    cells = [(r, c) for r in range(1, n + 1) for c in range(1, n + 1)]
+    for name, f in SYMMETRIES[1:]:
+        inverse = {f(n, r, c): (r, c) for r, c in cells}
+        yield name, [(p, inverse[p]) for p in cells if inverse[p] != p]
 
 
 def board_cells(n: int, queens: Any) -> list[Cell]:
@@ -353,7 +431,10 @@ def orbit(n: int, queens: Iterable[Cell]) -> set[Board]:
 
 
 def canonical(n: int, queens: Iterable[Cell]) -> Board:
-    """The least board (lexicographically) in the orbit: equal for boards that are symmetric images."""
+    """The least board (lexicographically) in the orbit: equal for boards that are symmetric images.
+
+    Read as the bit vector of its cells in row-major order it is the *largest* of the orbit (its first queen
+    as far left as possible, then the next ...): the board lex-leader symmetry breaking keeps."""
     return min(orbit(n, queens))
 
 
@@ -362,8 +443,8 @@ def from_columns(columns: Sequence[int]) -> Board:
     return tuple((r, c) for r, c in enumerate(columns, start=1))
 
 
-def draw(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = ()) -> str:
-    """The board as text: ``Q`` a queen, ``P`` a pre-placed queen, ``.`` an empty cell.
+def draw(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = (), blocked: Iterable[Cell] = ()) -> str:
+    """The board as text: ``Q`` a queen, ``P`` a pre-placed queen, ``x`` a blocked cell, ``.`` an empty cell.
 
     >>> print(draw(4, [(1, 2), (2, 4), (3, 1), (4, 3)]))
     . Q . .
@@ -373,11 +454,11 @@ def draw(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = ()) -> str:
     """
     queens = set(board_cells(n, queens))
     fixed = set(board_cells(n, preplaced))
-    rows = []
-    for r in range(1, n + 1):
-        rows.append(
-            " ".join(
-                ("P" if (r, c) in fixed else "Q") if (r, c) in queens else "." for c in range(1, n + 1)
-            )
-        )
-    return "\n".join(rows)
+    closed = set(board_cells(n, blocked))
+
+    def mark(cell: Cell) -> str:
+        if cell in queens:
+            return "P" if cell in fixed else "Q"
+        return "x" if cell in closed else "."
+
+    return "\n".join(" ".join(mark((r, c)) for c in range(1, n + 1)) for r in range(1, n + 1))

@@ -3,15 +3,19 @@
 
 Vocabulary, said once for the whole kit:
 
-- a *method* is a way of solving (``sat``, ``ilp``, ``construct``, ``backtrack``, ...);
-- a *variant* is what a method lets you choose about the model: the CNF *encoding* of SAT or the ILP
-  *formulation*; methods without a model (the construction, backtracking) have none;
+- a *method* is a way of solving (``sat``, ``ilp``, ``cp``, ``backtrack``, ...; see :mod:`nqueens_kit.methods`);
+- a *variant* is what a method lets you choose about the model: the CNF *encoding* of SAT, the ILP or CP
+  *formulation*; methods without a model (the construction, backtracking) have none.  Results carry the
+  variant under ``variant`` and, for the tables that have always had them, under the method's own word
+  (``encoding`` or ``formulation``);
 - a *solver* is the program that does the search (pycosat, CaDiCaL, CBC, HiGHS, ...);
 - a *formula* is the CNF an encoder writes; a *model* is a SAT solver's satisfying assignment (PuLP's
   ``LpProblem`` is called the *ILP model*); a *board* is the queens a model decodes to.
 
 >>> Status.SOLVED == "solved", str(Status.TIMEOUT), Status.INFEASIBLE.finished
 (True, 'timeout', True)
+>>> Answer.UNSAT.status
+'infeasible'
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from .board import Board, Cell, verify
+from .board import Board, Cell, Problem, canonical, verify
 
 
 class Status(str, Enum):
@@ -53,10 +57,32 @@ class Status(str, Enum):
             raise ValueError(f"unknown status {value!r}; valid: {', '.join(s.value for s in cls)}") from None
 
 
-def _variant_keys(method: str, variant: str | None) -> dict[str, str | None]:
-    """The JSON keys the command line has always printed: ``encoding`` for SAT, ``formulation`` for ILP."""
-    return {"encoding": variant if method in ("sat", "model-count") else None,
-            "formulation": variant if method == "ilp" else None}
+class Answer(str, Enum):
+    """What a solver said: a model (``sat``), none exists (``unsat``), or it stopped without knowing."""
+
+    SAT = "sat"
+    UNSAT = "unsat"
+    UNKNOWN = "unknown"
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __repr__(self) -> str:  # shown as its value in doctests: 'sat'
+        return repr(self.value)
+
+    @property
+    def status(self) -> Status:
+        """The one mapping from a solver's answer to a run's status (unknown: the run timed out)."""
+        return {Answer.SAT: Status.SOLVED, Answer.UNSAT: Status.INFEASIBLE}.get(self, Status.TIMEOUT)
+
+
+#: The words a method may call its variants; results keep a column for each (old tables read as they were).
+VARIANT_WORDS = ("encoding", "formulation")
+
+
+def _variant_keys(kind: str | None, variant: str | None) -> dict[str, str | None]:
+    """``variant`` and the column of the method's own word (``encoding`` or ``formulation``)."""
+    return {"variant": variant, **{word: variant if kind == word else None for word in VARIANT_WORDS}}
 
 
 @dataclass
@@ -89,27 +115,45 @@ class SolveResult:
     options: dict[str, Any] = field(default_factory=dict)
     core: tuple[Cell, ...] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    blocked: tuple[Cell, ...] = ()
+    break_symmetry: bool = False
+    #: What the method calls its variants (``encoding``, ``formulation``); set by the method layer.
+    variant_kind: str | None = None
 
     def __post_init__(self) -> None:
         self.status = Status.parse(self.status)
 
+    @classmethod
+    def of(cls, problem: Problem, method: str, status: Status | str, **fields: Any) -> SolveResult:
+        """A result for ``problem`` (its size, queens, blocked cells and symmetry carried over)."""
+        return cls(n=problem.n, method=method, status=Status.parse(status), preplaced=problem.preplaced,
+                   blocked=problem.blocked, break_symmetry=problem.break_symmetry, **fields)
+
+    @property
+    def problem(self) -> Problem:
+        return Problem(self.n, self.preplaced, self.blocked, self.break_symmetry)
+
     @property
     def encoding(self) -> str | None:
-        return self.variant if self.method == "sat" else None
+        return _variant_keys(self.variant_kind, self.variant)["encoding"]
 
     @property
     def formulation(self) -> str | None:
-        return self.variant if self.method == "ilp" else None
+        return _variant_keys(self.variant_kind, self.variant)["formulation"]
 
     def check(self) -> SolveResult:
         """Run the independent verifier on a solved board and record the verdict; returns self."""
         if self.status == Status.SOLVED:
-            self.verified = verify(self.n, self.queens, self.preplaced)
+            self.verified = verify(self.n, self.queens, self.preplaced, self.blocked)
+            if self.verified and self.break_symmetry and canonical(self.n, self.queens) != tuple(self.queens):
+                self.verified = False
+                self.message = (self.message + "; " if self.message else "") + (
+                    "the board is not the canonical one of its orbit, so symmetry breaking did not hold")
         return self
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form shared by every method (one table can hold SAT and ILP runs)."""
-        data: dict[str, Any] = {"n": self.n, "method": self.method, **_variant_keys(self.method, self.variant),
+        data: dict[str, Any] = {"n": self.n, "method": self.method, **_variant_keys(self.variant_kind, self.variant),
                                 "solver": self.solver, "status": Status.parse(self.status).value,
                                 "queens": [list(q) for q in self.queens],
                                 "preplaced": [list(q) for q in self.preplaced],
@@ -121,6 +165,10 @@ class SolveResult:
                                 "options": self.options}
         if self.core is not None:
             data["core"] = [list(q) for q in self.core]
+        if self.blocked:
+            data["blocked"] = [list(q) for q in self.blocked]
+        if self.break_symmetry:
+            data["break_symmetry"] = True
         data.update(self.extra)
         return data
 
@@ -144,6 +192,12 @@ class CountResult:
     note: str = ""
     status: Status = Status.SOLVED
     extra: dict[str, Any] = field(default_factory=dict)
+    blocked: tuple[Cell, ...] = ()
+    break_symmetry: bool = False
+    #: What the method calls its variants (``encoding``, ``formulation``); set by the method layer.
+    variant_kind: str | None = None
+    #: The counting method's settings (``unprojected`` model counting counts models, not boards).
+    settings: str | None = None
 
     def __post_init__(self) -> None:
         self.status = Status.parse(self.status)
@@ -154,8 +208,14 @@ class CountResult:
 
     def to_dict(self) -> dict[str, Any]:
         data = {"n": self.n, "count": self.count, "fundamental": self.fundamental, "method": self.method,
-                **_variant_keys(self.method, self.variant), "solver": self.solver,
+                **_variant_keys(self.variant_kind, self.variant), "solver": self.solver,
                 "status": Status.parse(self.status).value, "complete": self.complete, "seconds": round(self.seconds, 6),
                 "preplaced": [list(q) for q in self.preplaced], "note": self.note}
+        if self.settings is not None:
+            data["settings"] = self.settings
+        if self.blocked:
+            data["blocked"] = [list(q) for q in self.blocked]
+        if self.break_symmetry:
+            data["break_symmetry"] = True
         data.update(self.extra)
         return data

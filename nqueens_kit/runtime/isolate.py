@@ -37,10 +37,12 @@ import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from enum import Enum
 from multiprocessing.connection import Connection
 from typing import Any
 
 from .. import errors
+from ..problem.results import Status
 
 #: Extra seconds after the deadline before the child is killed, so a solver that honours the limit itself
 #: can still hand back its answer ("stopped on time") instead of being cut off.
@@ -206,18 +208,41 @@ def _fresh_main() -> None:
 # ----------------------------------------------------------------------------------- the parent's side
 
 
+class Ended(str, Enum):
+    """How a job in a child process ended."""
+
+    DONE = "done"          # it returned a value
+    TIMEOUT = "timeout"    # its time limit passed (or a Stop button: ChildRun.stopped)
+    MEMOUT = "memout"      # a MemoryError under its memory limit
+    FAILED = "failed"      # an exception, or the child died
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __repr__(self) -> str:  # shown as its value in doctests: 'timeout'
+        return repr(self.value)
+
+    @property
+    def status(self) -> Status:
+        """The one mapping from how a child ended to a run's :class:`~nqueens_kit.problem.results.Status`
+        (a finished job's status is the job's own answer: SOLVED stands in)."""
+        return {Ended.DONE: Status.SOLVED, Ended.TIMEOUT: Status.TIMEOUT, Ended.MEMOUT: Status.MEMOUT}.get(
+            self, Status.ERROR)
+
+
 @dataclass
 class ChildRun:
     """How a job in a child process ended.
 
-    ``status``: ``done`` (``value`` holds the job's return value), ``timeout``, ``memout`` (a MemoryError
-    under the memory limit) or ``failed`` (``error`` says why; ``error_type`` is the exception's type).
+    ``status``: an :class:`Ended`: ``done`` (``value`` holds the job's return value), ``timeout``,
+    ``memout`` (a MemoryError under the memory limit) or ``failed`` (``error`` says why; ``error_type`` is
+    the exception's type, ``trace`` the child's traceback).
     ``wall`` counts from the start (or from :func:`ready` when ``clock_from_ready``); ``startup`` is the
     time to :func:`ready`; ``cpu`` is user + system time of the child and everything it waited for, minus
     the child's own CPU before :func:`ready`.  ``progress`` is the last :func:`report` message.
     """
 
-    status: str
+    status: Ended
     value: Any = None
     wall: float = 0.0
     startup: float = 0.0
@@ -229,19 +254,33 @@ class ChildRun:
     kit_error: str | None = None
     progress: Any = None
     log_tail: list[str] = field(default_factory=list)
+    trace: str = ""
+
+    @property
+    def stopped(self) -> bool:
+        """True when a ``stop`` callback (a Stop button), not the time limit, ended the run."""
+        return self.status == Ended.TIMEOUT and self.error == "stopped"
+
+    def limit_message(self, limit: float | None) -> str:
+        """Why a run that did not finish ended, in one line."""
+        if self.stopped:
+            return "stopped"
+        if self.status == Ended.TIMEOUT:
+            return f"no answer within the time limit of {limit:g} s" if limit is not None else "no answer in time"
+        return "ran out of memory"
 
     def raise_error(self) -> None:
-        """Raise the child's error in this process: a kit error as itself, anything else as ChildFailed."""
-        if self.status != "failed":
+        """Raise the child's error in this process: a kit error as itself; a child that died without an
+        answer (killed by a signal, a crash in a solver's C code) as :class:`~nqueens_kit.errors.SolverError`;
+        any other exception as :class:`~nqueens_kit.errors.KitBug` with the child's traceback."""
+        if self.status != Ended.FAILED:
             return
         kind = getattr(errors, self.kit_error, None) if self.kit_error else None
         if isinstance(kind, type) and issubclass(kind, errors.NQueensError):
             raise kind(self.error)
-        raise ChildFailed(f"{self.error_type}: {self.error}" if self.error_type else self.error)
-
-
-class ChildFailed(errors.NQueensError):
-    """A job failed in its child process for a reason that is not the user's (its message says what)."""
+        if not self.error_type:  # no exception: the child died
+            raise errors.SolverError(self.error)
+        raise errors.KitBug(f"{self.error_type} in a child process: {self.error}", self.trace)
 
 
 def _sleep(seconds: float) -> None:
@@ -308,7 +347,7 @@ class _Child:
             except OSError as exc:
                 os.close(read_fd)
                 os.close(write_fd)
-                raise ChildFailed(f"cannot start a Python process: {exc.strerror or exc}") from None
+                raise errors.SolverError(f"cannot start a Python process: {exc.strerror or exc}") from None
             os.close(write_fd)
             assert popen.stdin is not None
             try:
@@ -345,7 +384,7 @@ class _Child:
 
     def wait(self, time_limit: float | None, clock_from_ready: bool, on_message: Callable[[Any], None] | None,
              grace: float, stop: Callable[[], bool] | None, watch_memory: bool = False) -> ChildRun:
-        run = ChildRun("failed")
+        run = ChildRun(Ended.FAILED)
         tree_peak = 0.0
         ready_at: float | None = None
         cpu_at_ready = 0.0
@@ -369,13 +408,13 @@ class _Child:
                 has_message = True
             if not has_message:
                 if stop is not None and stop():
-                    run.status, run.error = "timeout", "stopped"
+                    run.status, run.error = Ended.TIMEOUT, "stopped"
                     break
                 if deadline is not None and time.monotonic() >= deadline:
                     if clock_from_ready and ready_at is None:
                         run.error = f"the child process did not start within {STARTUP_SECONDS:g} s"
                     else:
-                        run.status = "timeout"
+                        run.status = Ended.TIMEOUT
                         run.error = f"no answer within the time limit of {time_limit:g} s"
                     break
                 continue
@@ -398,12 +437,12 @@ class _Child:
                 if on_message is not None:
                     on_message(message[1])
             elif kind == "ok":
-                run.status, run.value, run.peak_rss_mb = "done", message[1], message[2]
+                run.status, run.value, run.peak_rss_mb = Ended.DONE, message[1], message[2]
                 cpu_at_answer = float(message[3]) if len(message) > 3 else None
                 break
             elif kind == "error":
-                _, run.error_type, run.error, run.kit_error, _trace, run.peak_rss_mb = message
-                run.status = "memout" if run.error_type == "MemoryError" else "failed"
+                _, run.error_type, run.error, run.kit_error, run.trace, run.peak_rss_mb = message
+                run.status = Ended.MEMOUT if run.error_type == "MemoryError" else Ended.FAILED
                 break
         run.wall = time.monotonic() - clock
         self.kill()
@@ -413,7 +452,7 @@ class _Child:
             run.cpu = max(0.0, self.cpu_total - cpu_at_ready)
         if watch_memory:
             run.tree_peak_rss_mb = round(max(tree_peak, run.peak_rss_mb or 0.0), 1)
-        if run.status == "failed":
+        if run.status == Ended.FAILED:
             run.log_tail = self.log_tail()
         return run
 

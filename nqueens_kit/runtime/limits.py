@@ -4,11 +4,11 @@ Inside:
 
 - :func:`check_time_limit`: a time limit from any entry point (CLI, Python, bench, apps) is None or a
   positive, finite number of seconds; anything else gets the same one-line :class:`InputError`.
-- :class:`Size` and :func:`check_size`: before a formula or ILP model is built, its size is known from the
-  closed forms (:func:`nqueens_kit.methods.sat.cnf.predicted_size` and the ILP counts), and so is roughly the memory
-  it needs.  Above :func:`memory_budget` (half of this machine's memory by default; ``--max-memory``
-  or the environment variable ``NQUEENS_KIT_MAX_MEMORY`` change it) the kit refuses at once with one
-  line that names the size and what would work instead.
+- :class:`Size` and :func:`check_size`: before a formula or ILP model is built, each method predicts its
+  size from closed forms (:meth:`nqueens_kit.methods.Method.size`), and so roughly the memory it needs.
+  Above :func:`memory_budget` (half of this machine's memory by default; ``--max-memory`` or the
+  environment variable ``NQUEENS_KIT_MAX_MEMORY`` change it) the kit refuses at once with one line that
+  names the size and what would work instead.
 - :func:`parse_bytes`: ``"8G"``, ``"512M"``, ``"1.5GB"`` into bytes.
 
 >>> check_time_limit(2), check_time_limit(None)
@@ -132,27 +132,6 @@ class Size:
         if self.constraints is not None:
             parts.append(f"{self.constraints:,} constraints")
         return ", ".join(parts)
-
-
-def sat_size(n: int, encoding: str, preplaced: int = 0, define: bool = False) -> Size:
-    """The size of the CNF of n-queens in ``encoding`` and the memory building and solving it needs."""
-    from ..methods.sat.cnf import predicted_size
-
-    variables, clauses = predicted_size(n, encoding, preplaced, define)
-    literals = 2 * clauses + 2 * n * n  # binary at-most-one clauses plus the row and column clauses
-    return Size(variables, clauses=clauses, literals=literals,
-                memory=SAT_BYTES_PER_CLAUSE * clauses + SAT_BYTES_PER_VARIABLE * variables)
-
-
-def ilp_size(n: int, pair_diagonals: bool, preplaced: int = 0) -> Size:
-    """The size of the ILP model: n² binaries; rows and columns, then one constraint per diagonal line or
-    one per attacking pair on a diagonal (``pair_diagonals``)."""
-    diagonal_cells = 2 * (n * n - 2) if n >= 2 else 0  # cells on diagonals of two or more, both directions
-    pairs = n * (n - 1) * (2 * n - 1) // 3
-    constraints = 2 * n + preplaced + (pairs if pair_diagonals else max(0, 2 * (2 * n - 3)))
-    nonzeros = 2 * n * n + preplaced + (2 * pairs if pair_diagonals else diagonal_cells)
-    return Size(n * n, constraints=constraints, nonzeros=nonzeros,
-                memory=ILP_BYTES_PER_NONZERO * nonzeros + ILP_BYTES_PER_VARIABLE * n * n)
 
 
 def check_size(size: Size, what: str, suggestion: str, max_memory: Any = None) -> None:

@@ -29,21 +29,32 @@ from .embedded import Pycosat
 from .ilp_pulp import Cbc, Highs, IlpSolver
 from .python_sat import PySat
 
-#: Ordered registry of SAT solvers: the first is the default.
+#: Ordered registry of SAT solvers: the first is the default.  Each entry states its own capabilities and
+#: marker; ``advice`` says when to pick it (``nqueens-kit solvers`` prints it).
 SAT_SOLVERS: dict[str, SatSolver] = {
     s.name: s
     for s in (
         Pycosat(),
-        PySat("pysat-cadical", "cadical195", "CaDiCaL 1.9.5 through python-sat", proofs=True),
-        PySat("pysat-glucose", "glucose4", "Glucose 4 through python-sat", proofs=True),
-        PySat("pysat-minisat", "minisat22", "MiniSat 2.2 through python-sat"),
-        Binary("minisat", ["-verb=0"], output_file=True, package="minisat"),
-        Binary("cadical", ["-q"], package="cadical", proof_args=["--no-binary"]),
-        Binary("kissat", ["-q"], proof_args=["--no-binary"],
-               wheel=("nqueens-kit[kissat]", "sage_wheels/bin/kissat")),
-        Binary("picosat", [], package="picosat"),
-        Binary("cryptominisat5", ["--verb", "0"], package="cryptominisat"),
-        Binary("glucose", ["-verb=0"], output_file=True),
+        PySat("pysat-cadical", "cadical195", "CaDiCaL 1.9.5 through python-sat", marker="s", proofs=True,
+              time_limit=False),
+        PySat("pysat-cadical3", "cadical300", "CaDiCaL 3.0 through python-sat", marker="p", proofs=True,
+              time_limit=False),
+        PySat("pysat-kissat", "kissat404", "Kissat 4.0.4 through python-sat", marker="d", time_limit=False,
+              incremental=False, statistics=False, assumptions=False,
+              advice="large boards in process (n = 500 and beyond, commander or product encoding)"),
+        PySat("pysat-glucose", "glucose4", "Glucose 4 through python-sat", marker="^", proofs=True),
+        PySat("pysat-lingeling", "lingeling", "Lingeling through python-sat", marker=">", proofs=True,
+              time_limit=False),
+        PySat("pysat-maplesat", "maplechrono", "MapleLCMDistChronoBT through python-sat", marker="H", proofs=True),
+        PySat("pysat-minisat", "minisat22", "MiniSat 2.2 through python-sat", marker="v"),
+        Binary("minisat", ["-verb=0"], output_file=True, package="minisat", marker="D"),
+        Binary("cadical", ["-q"], package="cadical", proof_args=["--no-binary"], marker="P"),
+        Binary("kissat", ["-q"], proof_args=["--no-binary"], wheel=("nqueens-kit[kissat]", "sage_wheels/bin/kissat"),
+               marker="X"),
+        Binary("picosat", [], package="picosat", marker="*"),
+        Binary("cryptominisat5", ["--verb", "0"], package="cryptominisat", marker="h",
+               advice="the largest boards (n = 1000 commander or product): fastest here"),
+        Binary("glucose", ["-verb=0"], output_file=True, marker="<"),
     )
 }
 
@@ -73,12 +84,24 @@ def get_solver(method: str, name: str | None) -> Solver:
         if other != method and name in table:
             raise InputError(f"{name} is {_a(other)} solver, not {_a(method)} solver; "
                              f"{method.upper()} solvers: {', '.join(registry)} (or use --method {other})")
-    if method == "sat" and (os.sep in name or shutil.which(name)):
+    found = executable_solver(name) if registry is SAT_SOLVERS else None
+    if found is not None:
+        return found
+    extra = ", or any DIMACS solver on PATH" if registry is SAT_SOLVERS else ""
+    raise InputError(f"unknown {method.upper()} solver {name!r}; valid: {', '.join(registry)}{extra}")
+
+
+def executable_solver(name: str) -> Binary | None:
+    """A DIMACS solver executable by path or on PATH that is not a registry entry; None if there is none.
+
+    >>> executable_solver("no-such-solver-here") is None
+    True
+    """
+    if os.sep in name or shutil.which(name):
         if not shutil.which(name):
             raise SolverNotAvailable(f"SAT solver {name!r} is not an executable file")
         return Binary(name)
-    extra = ", or any DIMACS solver on PATH" if method == "sat" else ""
-    raise InputError(f"unknown {method.upper()} solver {name!r}; valid: {', '.join(registry)}{extra}")
+    return None
 
 
 def _a(method: str) -> str:
@@ -92,5 +115,6 @@ def available_solvers(method: str) -> list[str]:
 
 __all__ = [
     "ILP_SOLVERS", "REGISTRIES", "SAT_SOLVERS", "Binary", "Capabilities", "Cbc", "Highs", "IlpSolver",
-    "PySat", "Pycosat", "SatOutcome", "SatSolver", "Solver", "available_solvers", "default_solver", "get_solver",
+    "PySat", "Pycosat", "SatOutcome", "SatSolver", "Solver", "available_solvers", "default_solver",
+    "executable_solver", "get_solver",
 ]

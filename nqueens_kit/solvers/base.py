@@ -14,9 +14,11 @@ import re
 import subprocess
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from ..errors import SolverNotAvailable
+from ..errors import InputError, SolverNotAvailable
+from ..problem.results import Answer
 
 Clause = list[int]
 
@@ -38,13 +40,28 @@ class Capabilities:
 
 
 class Solver:
-    """A solver backend (see the module docstring)."""
+    """A solver backend (see the module docstring).
+
+    Each registry entry is an instance with its own ``capabilities`` and ``marker`` (the marker every plot
+    draws its runs with), so two entries of one family can differ (python-sat's Glucose stops itself at a time
+    limit; its CaDiCaL, Kissat and Lingeling cannot, and only stopping their process does)."""
 
     name = ""
     method = ""
     kind = ""  # the family, for listings: embedded, pysat, binary
     description = ""
     capabilities = Capabilities()
+    #: The matplotlib marker of this solver's runs (unique within its method).
+    marker = "o"
+    #: When to pick this solver, for ``nqueens-kit solvers`` (empty: nothing special).
+    advice = ""
+
+    #: Whether the kit knows a way to install it (a pip extra or a Debian package); a bare executable name
+    #: such as ``glucose`` has none.
+    installable = True
+
+    def preload(self) -> None:
+        """Import the solver's Python package now (a benchmark does this before its clock starts)."""
 
     def available(self) -> bool:
         raise NotImplementedError
@@ -69,18 +86,22 @@ class Solver:
         kind = self.method.upper() + (f" ({self.kind})" if self.kind else "")
         return {"name": self.name, "method": self.method, "kind": kind, "installed": installed,
                 "description": self.description, "version": self.version() if installed else None,
-                "capabilities": self.capabilities.names(), "install": "" if installed else self.install_hint()}
+                "capabilities": self.capabilities.names(), "install": "" if installed else self.install_hint(),
+                "advice": self.advice}
 
 
 @dataclass
 class SatOutcome:
     """A SAT solver's answer: ``sat`` with a model, ``unsat``, or ``unknown`` (stopped without an answer)."""
 
-    status: str
+    status: Answer | str
     model: list[int] | None = None
     seconds: float = 0.0
     stats: dict[str, Any] = field(default_factory=dict)
     core: list[int] | None = None  # assumptions that already make it unsatisfiable (when asked)
+
+    def __post_init__(self) -> None:
+        self.status: Answer = Answer(self.status)
 
 
 class SatSolver(Solver):
@@ -99,8 +120,6 @@ class SatSolver(Solver):
               deadline: float | None = None) -> tuple[SatOutcome, list[str] | None]:
         """Solve and, when the answer is unsatisfiable, return the solver's DRUP/DRAT proof as text lines
         (solvers whose ``capabilities.proofs`` is true)."""
-        from ..errors import InputError
-
         raise InputError(f"{self.name} cannot write proofs; solvers that can: pysat-cadical, pysat-glucose, "
                          "cadical, kissat")
 
@@ -111,7 +130,7 @@ class SatSolver(Solver):
         clauses = list(clauses)
         while True:
             outcome = self.solve(clauses, num_vars)
-            if outcome.status != "sat":
+            if outcome.status != Answer.SAT:
                 return
             model = outcome.model or []
             yield model
@@ -127,8 +146,6 @@ def importable(module: str) -> bool:
 
 
 def package_version(name: str) -> str | None:
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return version(name)
     except PackageNotFoundError:

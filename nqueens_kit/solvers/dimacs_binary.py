@@ -19,7 +19,9 @@ from collections.abc import Sequence
 from typing import IO
 
 from ..errors import InputError, NQueensError, SolverNotAvailable
-from ..formats.dimacs import SolverAnswer, read_solver_output, write_dimacs_clauses
+from ..formats.dimacs import write_dimacs_clauses
+from ..formats.solver_output import SolverAnswer, read_solver_output
+from ..problem.results import Answer
 from .base import Capabilities, Clause, SatOutcome, SatSolver, first_version_line
 
 #: Lines of a solver's error output kept for an error message.
@@ -50,8 +52,9 @@ class Binary(SatSolver):
 
     def __init__(self, name: str, args: Sequence[str] = (), output_file: bool = False,
                  package: str | None = None, description: str = "", proof_args: Sequence[str] = (),
-                 wheel: tuple[str, str] | None = None) -> None:
-        self.name = name
+                 wheel: tuple[str, str] | None = None, marker: str = "o", advice: str = "") -> None:
+        self.name, self.marker, self.advice = name, marker, advice
+        self.installable = package is not None or wheel is not None
         # (pip requirement, path inside site-packages) of a Python wheel that bundles the executable
         self.wheel = wheel
         self.args = list(args)
@@ -91,7 +94,7 @@ class Binary(SatSolver):
             return super().prove(clauses, num_vars, deadline)
         proof: list[str] = []
         outcome = self.solve(clauses, num_vars, deadline, proof_lines=proof)
-        return outcome, (proof if outcome.status == "unsat" else None)
+        return outcome, (proof if outcome.status == Answer.UNSAT else None)
 
     def solve(self, clauses: Sequence[Clause], num_vars: int, deadline: float | None = None,
               assumptions: Sequence[int] = (), extra_args: Sequence[str] = (),
@@ -121,16 +124,16 @@ class Binary(SatSolver):
             elif self.output_file:
                 command.append(result_path)
             status, model, detail = self._run(command, folder, deadline, result_path, num_vars)
-            if proof_lines is not None and status == "unsat" and os.path.exists(proof_path):
+            if proof_lines is not None and status == Answer.UNSAT and os.path.exists(proof_path):
                 with open(proof_path, encoding="ascii", errors="replace") as proof:
                     proof_lines.extend(line.rstrip("\n") for line in proof if line.strip())
         finally:
             shutil.rmtree(folder, ignore_errors=True)
         seconds = time.perf_counter() - start
         if status == "timeout":
-            return SatOutcome("unknown", seconds=seconds, stats={"stopped": "deadline"})
-        if status == "unknown":
-            return SatOutcome("unknown", seconds=seconds, stats={"solver_said": detail or "UNKNOWN"})
+            return SatOutcome(Answer.UNKNOWN, seconds=seconds, stats={"stopped": "deadline"})
+        if status == Answer.UNKNOWN:
+            return SatOutcome(Answer.UNKNOWN, seconds=seconds, stats={"solver_said": detail or "UNKNOWN"})
         return SatOutcome(status, model, seconds=seconds)
 
     def _run(self, command: list[str], folder: str, deadline: float | None, result_path: str,
@@ -166,7 +169,7 @@ class Binary(SatSolver):
             tail = _tail(errors_path)
             why = tail[-1] if tail else (str(outcome) if isinstance(outcome, BaseException) else outcome.note)
             raise NQueensError(f"{self.name} gave no usable answer (exit code {proc.returncode}: {why})")
-        said = outcome.status_line if outcome.status == "unknown" else ""
+        said = outcome.status_line if outcome.status == Answer.UNKNOWN else ""
         return outcome.status, outcome.model, said
 
 

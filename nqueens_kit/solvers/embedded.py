@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 
+from ..problem.results import Answer
 from .base import Capabilities, Clause, SatOutcome, SatSolver, importable
 
 
@@ -19,6 +20,13 @@ class Pycosat(SatSolver):
     kind = "embedded"
     description = "PicoSAT embedded in Python (default)"
     capabilities = Capabilities(in_process=True)
+    marker = "o"
+
+    def preload(self) -> None:
+        try:
+            import pycosat  # noqa: F401
+        except ImportError:
+            pass
 
     def available(self) -> bool:
         return importable("pycosat")
@@ -42,10 +50,10 @@ class Pycosat(SatSolver):
         result = pycosat.solve(formula, vars=num_vars)
         seconds = time.perf_counter() - start
         if result == "UNSAT":
-            return SatOutcome("unsat", seconds=seconds)
+            return SatOutcome(Answer.UNSAT, seconds=seconds)
         if result == "UNKNOWN":
-            return SatOutcome("unknown", seconds=seconds)
-        return SatOutcome("sat", result, seconds=seconds)
+            return SatOutcome(Answer.UNKNOWN, seconds=seconds)
+        return SatOutcome(Answer.SAT, result, seconds=seconds)
 
     def all_models(self, clauses: Sequence[Clause], num_vars: int) -> Iterator[list[int]]:
         """pycosat's ``itersolve``: every model, each blocked over all variables."""

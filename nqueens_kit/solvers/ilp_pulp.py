@@ -128,6 +128,10 @@ class Cbc(IlpSolver):
     description = "COIN-OR CBC through PuLP (default)"
     command_line = True
     capabilities = Capabilities(in_process=False, time_limit=True, statistics=True)
+    marker = "o"
+
+    def preload(self) -> None:
+        pulp_module()
 
     def candidates(self) -> Iterator[Candidate]:
         pulp = pulp_module()
@@ -165,6 +169,15 @@ class Highs(IlpSolver):
     name = "highs"
     description = "HiGHS through PuLP and highspy"
     capabilities = Capabilities(in_process=True, time_limit=True, statistics=True)
+    marker = "s"
+    advice = "the faster ILP solver here on the lines formulation"
+
+    def preload(self) -> None:
+        pulp_module()
+        try:
+            import highspy  # noqa: F401
+        except ImportError:
+            pass  # the solve explains a missing HiGHS itself
 
     def candidates(self) -> Iterator[Candidate]:
         pulp = pulp_module()

@@ -1,7 +1,11 @@
-"""Solvers of the python-sat package (``pysat.solvers``): CaDiCaL, Glucose, MiniSat, in process.
+"""Solvers of the python-sat package (``pysat.solvers``): CaDiCaL, Kissat, Glucose, Lingeling, MiniSat, ...,
+in process.
 
-They are incremental (blocking clauses are added to a running solver), report statistics, solve under
-assumptions with a core, can be interrupted at a deadline, and CaDiCaL and Glucose can write proofs.
+What each can do differs, so each registry entry states its own :class:`~.base.Capabilities` (measured on
+python-sat 1.9): Glucose, MiniSat and MapleSAT can be interrupted at a deadline, CaDiCaL, Kissat and
+Lingeling cannot (python-sat has no interrupt for them: a time limit then holds by stopping the process
+the kit runs them in); Kissat reports no statistics, takes no assumptions and writes no proofs.  A clause
+added between solves keeps the solver's state where ``incremental`` is true.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 
+from ..problem.results import Answer
 from .base import Capabilities, Clause, SatOutcome, SatSolver, importable, package_version
 
 #: python-sat is published as .dev releases only, so pip needs the pre-release named.
@@ -22,10 +27,18 @@ class PySat(SatSolver):
 
     kind = "pysat"
 
-    def __init__(self, name: str, backend: str, description: str, proofs: bool = False) -> None:
-        self.name, self.backend, self.description = name, backend, description
-        self.capabilities = Capabilities(in_process=True, time_limit=True, incremental=True, proofs=proofs,
-                                         statistics=True, assumptions=True)
+    def __init__(self, name: str, backend: str, description: str, *, marker: str, proofs: bool = False,
+                 time_limit: bool = True, incremental: bool = True, statistics: bool = True,
+                 assumptions: bool = True, advice: str = "") -> None:
+        self.name, self.backend, self.description, self.marker, self.advice = name, backend, description, marker, advice
+        self.capabilities = Capabilities(in_process=True, time_limit=time_limit, incremental=incremental,
+                                         proofs=proofs, statistics=statistics, assumptions=assumptions)
+
+    def preload(self) -> None:
+        try:
+            import pysat.solvers  # noqa: F401
+        except ImportError:
+            pass  # the solve explains a missing python-sat itself
 
     def available(self) -> bool:
         return importable("pysat.solvers")
@@ -47,15 +60,15 @@ class PySat(SatSolver):
         start = time.perf_counter()
         solver = self._new(clauses)
         try:
-            ok = _solve(solver, list(assumptions), deadline)
-            stats = dict(solver.accum_stats() or {})  # type: ignore[attr-defined]
+            ok = _solve(solver, list(assumptions), deadline if self.capabilities.time_limit else None)
+            stats = self._stats(solver)
             seconds = time.perf_counter() - start
             if ok is None:
-                return SatOutcome("unknown", seconds=seconds, stats=stats)
+                return SatOutcome(Answer.UNKNOWN, seconds=seconds, stats=stats)
             if ok:
-                return SatOutcome("sat", solver.get_model(), seconds=seconds, stats=stats)  # type: ignore[attr-defined]
+                return SatOutcome(Answer.SAT, solver.get_model(), seconds=seconds, stats=stats)  # type: ignore[attr-defined]
             core = solver.get_core() if assumptions else None  # type: ignore[attr-defined]
-            return SatOutcome("unsat", seconds=seconds, stats=stats, core=list(core) if core else None)
+            return SatOutcome(Answer.UNSAT, seconds=seconds, stats=stats, core=list(core) if core else None)
         finally:
             solver.delete()  # type: ignore[attr-defined]
 
@@ -68,16 +81,21 @@ class PySat(SatSolver):
         start = time.perf_counter()
         solver = Solver(name=self.backend, bootstrap_with=clauses, with_proof=True)
         try:
-            ok = _solve(solver, [], deadline)
+            ok = _solve(solver, [], deadline if self.capabilities.time_limit else None)
             seconds = time.perf_counter() - start
-            stats = dict(solver.accum_stats() or {})
+            stats = self._stats(solver)
             if ok is None:
-                return SatOutcome("unknown", seconds=seconds, stats=stats), None
+                return SatOutcome(Answer.UNKNOWN, seconds=seconds, stats=stats), None
             if ok:
-                return SatOutcome("sat", solver.get_model(), seconds=seconds, stats=stats), None
-            return SatOutcome("unsat", seconds=seconds, stats=stats), [str(line) for line in solver.get_proof()]
+                return SatOutcome(Answer.SAT, solver.get_model(), seconds=seconds, stats=stats), None
+            return SatOutcome(Answer.UNSAT, seconds=seconds, stats=stats), [str(line) for line in solver.get_proof()]
         finally:
             solver.delete()
+
+    def _stats(self, solver: object) -> dict[str, object]:
+        if not self.capabilities.statistics:
+            return {}
+        return dict(solver.accum_stats() or {})  # type: ignore[attr-defined]
 
     def models(self, clauses: Sequence[Clause], num_vars: int,
                block: Callable[[list[int]], Clause]) -> Iterator[list[int]]:

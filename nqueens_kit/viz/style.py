@@ -1,9 +1,11 @@
-"""One look for every figure, plot and app: colours, markers and line styles per method, variant and solver.
+"""One look for every figure, plot and app, asked of the methods: colours, markers and line styles.
 
-Colours are the Okabe-Ito palette (safe for the common colour-vision deficiencies); each SAT encoding and
-each ILP formulation keeps its colour everywhere, each solver its marker, each method its line style, so a
+Each method says how it looks (:meth:`nqueens_kit.methods.Method.style`): a colour per variant from the
+colour-blind-safe palettes of :mod:`nqueens_kit.palette`, a marker per solver, a line style of its own; so a
 reader who learned "orange is the sequential encoding" in chapter 4 finds it orange in chapter 5 and in the
-app.  :func:`presentation` switches matplotlib to sizes readable on a 1280x720 projector.
+app.  :func:`plot_styles` keeps the configurations of one plot apart when two methods happen to choose the
+same colour (or a method none).  :func:`presentation` switches matplotlib to sizes readable on a 1280x720
+projector.
 
 >>> style_for("sat", "sequential", "pycosat")["color"]
 '#E69F00'
@@ -13,38 +15,13 @@ app.  :func:`presentation` switches matplotlib to sizes readable on a 1280x720 p
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import colorsys
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-#: Okabe & Ito (2008), "Color Universal Design".
-OKABE_ITO = {
-    "black": "#000000", "orange": "#E69F00", "sky blue": "#56B4E9", "bluish green": "#009E73",
-    "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00", "reddish purple": "#CC79A7",
-    "grey": "#999999",
-}
-
-#: Colour per (method, variant); the variant is the SAT encoding or the ILP formulation.
-COLOURS: dict[tuple[str, str | None], str] = {
-    ("sat", "pairwise"): OKABE_ITO["blue"],
-    ("sat", "sequential"): OKABE_ITO["orange"],
-    ("sat", "commander"): OKABE_ITO["bluish green"],
-    ("sat", "product"): OKABE_ITO["reddish purple"],
-    ("sat", "binary"): OKABE_ITO["sky blue"],
-    ("ilp", "lines"): OKABE_ITO["vermillion"],
-    ("ilp", "pairwise"): "#8C510A",  # brown: the ILP twin of the pairwise clauses
-    ("ilp", "max-queens"): OKABE_ITO["black"],
-    ("construct", None): OKABE_ITO["grey"],
-    ("backtrack", None): "#666666",
-}
-#: Marker per solver (None: methods without a solver).
-MARKERS: dict[str | None, str] = {
-    "pycosat": "o", "pysat-cadical": "s", "pysat-glucose": "^", "pysat-minisat": "v", "minisat": "D",
-    "cadical": "P", "kissat": "X", "picosat": "*", "cryptominisat5": "h", "glucose": "<",
-    "cbc": "o", "highs": "s", None: ".",
-}
-#: Line style per method.
-LINESTYLES = {"sat": "-", "ilp": "--", "construct": ":", "backtrack": "-."}
+from ..methods import METHODS, Choice, get_method
+from ..palette import OKABE_ITO, TOL_MUTED
 
 #: Font sizes (points) for the projector style.
 PRESENTATION_RC: dict[str, Any] = {
@@ -52,6 +29,20 @@ PRESENTATION_RC: dict[str, Any] = {
     "legend.fontsize": 13, "figure.titlesize": 18, "lines.linewidth": 2.4, "lines.markersize": 8,
     "figure.dpi": 100,
 }
+
+#: Colours a plot gives a (method, variant) whose own colour another one in the same plot already has:
+#: Okabe-Ito and Paul Tol's muted scheme, the most distinct first (yellow and the pale ones last, as they are
+#: hard to see on white); those no method claims are handed out before those some method does.
+SPARE_COLOURS = (
+    TOL_MUTED["indigo"], TOL_MUTED["olive"], "#CC6677", "#AA4499", OKABE_ITO["sky blue"], OKABE_ITO["orange"],
+    OKABE_ITO["blue"], OKABE_ITO["bluish green"], OKABE_ITO["vermillion"], OKABE_ITO["reddish purple"],
+    TOL_MUTED["green"], TOL_MUTED["wine"], TOL_MUTED["teal"], OKABE_ITO["black"], OKABE_ITO["grey"],
+    "#DDCC77", "#88CCEE", OKABE_ITO["yellow"],
+)
+#: Markers a plot gives a solver whose marker another solver of the same method in it already has (``x`` is
+#: left out: :func:`~nqueens_kit.viz.charts.plot_time` marks timeouts with it).
+SPARE_MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*", "h", "<", ">", "p", "H", "d", "8", "+", "1", "2", "3",
+                 "4", "|", "_")
 
 
 def seconds_text(value: float) -> str:
@@ -69,24 +60,66 @@ def seconds_text(value: float) -> str:
     return f"{value * 1e6:.3g} µs"
 
 
-def colour(method: str, variant: str | None = None) -> str:
-    """The colour of a method and variant (a neutral grey for anything unlisted)."""
-    return COLOURS.get((method, variant), COLOURS.get((method, None), OKABE_ITO["grey"]))
-
-
 def style_for(method: str, variant: str | None = None, solver: str | None = None,
               settings: str | None = None) -> dict[str, Any]:
-    """Keyword arguments for matplotlib's ``plot``: ``color``, ``marker``, ``linestyle`` (and, for a solver
-    run with its ``default`` settings rather than the kit's tuned ones, hollow markers and a dotted line).
+    """Keyword arguments for matplotlib's ``plot`` (``color``, ``marker``, ``linestyle``), as the method draws
+    this configuration (hollow markers and a dotted line for settings other than its default).
 
     >>> style_for("ilp", "lines", "cbc", "default")["linestyle"], style_for("ilp", "lines", "cbc")["linestyle"]
     (':', '--')
     """
-    look: dict[str, Any] = {"color": colour(method, variant), "marker": MARKERS.get(solver, "o"),
-                            "linestyle": LINESTYLES.get(method, "-")}
-    if method == "ilp" and settings == "default":
-        look.update(linestyle=":", markerfacecolor="white")
-    return look
+    chosen = get_method(method)
+    return dict(chosen.style(Choice(chosen.name, variant, solver, settings)))
+
+
+def plot_styles(choices: Iterable[Choice]) -> dict[Choice, dict[str, Any]]:
+    """The look of each configuration in one plot: its method's own, except that no two (method, variant)
+    pairs share a colour and no two solvers of one method share a marker.  Configurations earlier in
+    ``choices`` keep theirs; a later one that would repeat a colour or a marker takes the next spare one.
+
+    >>> looks = plot_styles([Choice("sat", "pairwise", "pycosat"), Choice("sat", "sequential", "pycosat")])
+    >>> [(look["color"], look["marker"]) for look in looks.values()]
+    [('#0072B2', 'o'), ('#E69F00', 'o')]
+    """
+    from matplotlib.colors import to_hex
+
+    claimed = {to_hex(m.colour(v)).upper() for m in METHODS.values() for v in [*m.variants(), None]}
+    spares = sorted(dict.fromkeys(c.upper() for c in SPARE_COLOURS), key=lambda c: c in claimed)
+    styles: dict[Choice, dict[str, Any]] = {}
+    colours: dict[tuple[str, str | None], str] = {}
+    markers: dict[tuple[str, str | None], str] = {}
+    for choice in choices:
+        if choice in styles:
+            continue
+        look = get_method(choice.method).style(choice)
+        pair = (choice.method, choice.variant)
+        if pair not in colours:
+            own = to_hex(look["color"]).upper()
+            taken = set(colours.values())
+            colours[pair] = own if own not in taken else _spare_colour(spares, taken)
+        solver = (choice.method, choice.solver)
+        if solver not in markers:
+            siblings = {marker for (method, _), marker in markers.items() if method == choice.method}
+            own_marker = look.get("marker", "o")
+            markers[solver] = own_marker if own_marker not in siblings else next(
+                (m for m in SPARE_MARKERS if m not in siblings), own_marker)
+        styles[choice] = {**look, "color": colours[pair], "marker": markers[solver]}
+    return styles
+
+
+def _spare_colour(spares: Iterable[str], taken: set[str]) -> str:
+    """The first spare colour not yet in the plot; beyond the palettes, evenly spread hues."""
+    for colour in spares:
+        if colour not in taken:
+            return colour
+    step = 0
+    while True:
+        hue = (step * 0.618033988749895) % 1.0
+        red, green, blue = colorsys.hsv_to_rgb(hue, 0.65, 0.75 if step % 2 else 0.55)
+        colour = f"#{round(red * 255):02X}{round(green * 255):02X}{round(blue * 255):02X}"
+        if colour not in taken:
+            return colour
+        step += 1
 
 
 @contextmanager
@@ -96,3 +129,7 @@ def presentation() -> Iterator[None]:
 
     with matplotlib.rc_context(PRESENTATION_RC):  # type: ignore[arg-type]
         yield
+
+
+__all__ = ["OKABE_ITO", "PRESENTATION_RC", "SPARE_COLOURS", "SPARE_MARKERS", "plot_styles", "presentation",
+           "seconds_text", "style_for"]

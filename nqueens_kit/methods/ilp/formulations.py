@@ -24,8 +24,8 @@ from itertools import combinations
 from typing import Any
 
 from ...errors import InputError
-from ...problem.board import Cell, Problem
-from ...runtime.limits import Size, ilp_size
+from ...problem.board import Cell, Problem, lex_pairs
+from ...runtime.limits import ILP_BYTES_PER_NONZERO, ILP_BYTES_PER_VARIABLE, Size
 
 #: Named solver settings: the first is the default.
 SETTINGS: dict[str, str] = {
@@ -95,13 +95,30 @@ class Formulation:
                     yield x[a] + x[b] <= 1, f"{line.name}_pair_{a[0]}_{b[0]}"
         for r, c in problem.preplaced:
             yield x[r, c] + 0 == 1, f"placed_{r}_{c}"
+        for r, c in problem.blocked:
+            yield x[r, c] + 0 == 0, f"blocked_{r}_{c}"
 
     def objective(self, x: dict[Cell, Any], lp_sum: Any) -> Any:
         """The objective expression, or None for a feasibility problem."""
         return lp_sum(list(x.values())) if self.maximise else None
 
-    def size(self, n: int, preplaced: int = 0) -> Size:
-        return ilp_size(n, self.pair_diagonals, preplaced)
+    def size(self, problem: Problem) -> Size:
+        """The size of the model: n² binaries; rows and columns, then one constraint per diagonal line or one per
+        attacking pair on a diagonal (``pair_diagonals``); one per pre-placed queen and blocked cell; with the
+        symmetry broken, one binary and six constraints per cell pair lex-leader compares."""
+        n, fixed = problem.n, len(problem.preplaced) + len(problem.blocked)
+        diagonal_cells = 2 * (n * n - 2) if n >= 2 else 0  # cells on diagonals of two or more, both directions
+        pairs = n * (n - 1) * (2 * n - 1) // 3
+        constraints = 2 * n + fixed + (pairs if self.pair_diagonals else max(0, 2 * (2 * n - 3)))
+        nonzeros = 2 * n * n + fixed + (2 * pairs if self.pair_diagonals else diagonal_cells)
+        variables = n * n
+        if problem.break_symmetry:
+            compared = sum(len(p) for _name, p in lex_pairs(n))
+            variables += compared
+            constraints += 6 * compared
+            nonzeros += 15 * compared
+        return Size(variables, constraints=constraints, nonzeros=nonzeros,
+                    memory=ILP_BYTES_PER_NONZERO * nonzeros + ILP_BYTES_PER_VARIABLE * variables)
 
     def solved_means(self) -> str:
         if self.maximise:

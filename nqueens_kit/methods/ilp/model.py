@@ -32,19 +32,21 @@ solve outcomes are read from PuLP 4's ``LpSolveStats`` or from the older ``statu
 from __future__ import annotations
 
 import os
+import random
 import re
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ...errors import InputError, NQueensError
-from ...problem.board import Board, Cell, Problem, verify
+from ...problem.board import Board, Cell, Problem, lex_pairs
 from ...problem.results import SolveResult, Status
 from ...solvers import get_solver
 from ...solvers.ilp_pulp import IlpSolver, pulp_module
+from ..base import infeasible_message
 from .formulations import DEFAULT_FORMULATION, Formulation, get_formulation, solver_options
 
 #: A binary reads as 1 above this value: solvers hand back 0.9999999 or 1e-9, so never test ``== 1``.
@@ -119,8 +121,6 @@ def build_model(problem: Problem | int, formulation: str | Formulation = DEFAULT
     rows = range(1, n + 1)
     category = pulp.LpContinuous if relax else pulp.LpBinary
     if order is not None:
-        import random
-
         rng = random.Random(f"nqueens-kit-order:{order}")
         labels = list(range(n * n))
         rng.shuffle(labels)
@@ -142,7 +142,34 @@ def build_model(problem: Problem | int, formulation: str | Formulation = DEFAULT
     objective = form.objective(x, pulp.lpSum)
     if objective is not None:
         prob.setObjective(objective)
-    return IlpModel(problem, form, prob, x, relax, time.perf_counter() - start)
+    model = IlpModel(problem, form, prob, x, relax)
+    if problem.break_symmetry:
+        add_lex_leader(model)
+    model.build_seconds = time.perf_counter() - start
+    return model
+
+
+def add_lex_leader(model: IlpModel) -> int:
+    """Add x >=lex s(x) for the 7 non-identity symmetries (lex-leader symmetry breaking, as in
+    :func:`~nqueens_kit.methods.sat.cnf.lex_leader_clauses`): per compared pair of cells a binary e, "equal so
+    far", and six linear constraints; returns how many constraints were added."""
+    pulp = pulp_module()
+    added = 0
+    category = pulp.LpContinuous if model.relaxed else pulp.LpBinary
+    for k, (_name, pairs) in enumerate(lex_pairs(model.problem.n)):
+        previous: Any = 1
+        for i, (p, q) in enumerate(pairs):
+            x, y = model.x[p], model.x[q]
+            if hasattr(model.prob, "add_variable"):  # PuLP 4: variables belong to the problem
+                e = model.prob.add_variable(f"lex_{k}_{i}", 0, 1, category)
+            else:
+                e = pulp.LpVariable(f"lex_{k}_{i}", 0, 1, cat=category)
+            for constraint in (x - y >= previous - 1, e >= previous - x - y, e >= previous + x + y - 2,
+                               e <= previous, e <= 1 - x + y, e <= 1 + x - y):
+                model.prob.addConstraint(constraint, f"lex_{k}_{i}_{added % 6}")
+                added += 1
+            previous = e
+    return added
 
 
 # ------------------------------------------------------------------------------------------ solving
@@ -274,15 +301,9 @@ def _run(model: IlpModel, backend: IlpSolver, deadline: float | None, settings: 
     return _Run(state, seconds, stats, recorded, text if keep_log else "")
 
 
-def _infeasible_message(problem: Problem) -> str:
-    if problem.preplaced:
-        return f"the pre-placed queens cannot be completed to a solution of {problem.n}-queens"
-    return f"{problem.n}-queens has no solution (only n = 2 and n = 3 have none)"
-
-
 def solve_here(problem: Problem, formulation: str | Formulation | None = None, solver: str | None = None,
                deadline: float | None = None, settings: str | None = None, keep_log: bool = False,
-               order: int | None = None, extend: Callable[[IlpModel], Any] | None = None) -> SolveResult:
+               order: int | None = None) -> SolveResult:
     """Build the model, solve it in this process, read the board with a tolerance and verify it independently.
 
     ``max-queens`` is ``solved`` only when its proven optimum is n queens; a smaller optimum makes the
@@ -295,15 +316,12 @@ def solve_here(problem: Problem, formulation: str | Formulation | None = None, s
     backend = get_solver("ilp", solver).require()
     assert isinstance(backend, IlpSolver)
     model = build_model(problem, form, order=order)
-    if extend is not None:  # more constraints (blocked cells, symmetry breaking); built before the clock stops
-        extend(model)
     run = _run(model, backend, deadline, settings, keep_log)
     n = problem.n
-    result = SolveResult(
-        n=n, method="ilp", status=Status.SOLVED, variant=form.name, solver=backend.name,
-        preplaced=problem.preplaced, variables=model.num_variables, constraints=model.num_constraints,
-        build_seconds=model.build_seconds, solve_seconds=run.seconds, stats=run.stats, options=run.options,
-    )
+    result = SolveResult.of(problem, "ilp", Status.SOLVED, variant=form.name, variant_kind="formulation",
+                            solver=backend.name, variables=model.num_variables, constraints=model.num_constraints,
+                            build_seconds=model.build_seconds, solve_seconds=run.seconds, stats=run.stats,
+                            options=run.options)
     if run.log:
         result.extra["solver_log"] = run.log
     if run.state in ("optimal", "feasible"):
@@ -315,7 +333,8 @@ def solve_here(problem: Problem, formulation: str | Formulation | None = None, s
         elif run.state == "optimal":
             result.status = Status.INFEASIBLE
             result.message = (f"at most {len(board)} non-attacking queens fit"
-                              f"{' with these pre-placed queens' if problem.preplaced else ''}; "
+                              f"{' with these pre-placed queens' if problem.preplaced else ''}"
+                              f"{' off the blocked cells' if problem.blocked else ''}; "
                               f"a solution needs {n}")
             result.extra["best_placement"] = [list(q) for q in board]
         else:  # stopped before proving the optimum
@@ -324,7 +343,7 @@ def solve_here(problem: Problem, formulation: str | Formulation | None = None, s
             result.message = f"the best placement found {limit} has {len(board)} of {n} queens"
     elif run.state == "infeasible":
         result.status = Status.INFEASIBLE
-        result.message = _infeasible_message(problem)
+        result.message = infeasible_message(problem)
     elif deadline is not None:
         result.status = Status.TIMEOUT
         result.message = "no solution within the time limit"
@@ -338,10 +357,8 @@ def solve_here(problem: Problem, formulation: str | Formulation | None = None, s
 
 
 def iter_boards(problem: Problem, formulation: str | Formulation | None = None,
-                solver: str | None = None, settings: str | None = None,
-                extend: Callable[[IlpModel], Any] | None = None) -> Iterator[Board]:
+                solver: str | None = None, settings: str | None = None) -> Iterator[Board]:
     """Every board, one solve each: after board B the cut Σ_{(r,c) in B} x_rc <= n - 1 forbids B alone.
-    ``extend(model)`` may add constraints first (e.g. :func:`nqueens_kit.inside.symmetry.add_lex_leader`).
 
     (Any other board differs from B in at least one queen, so the cut removes nothing else.)  This is the
     textbook way to enumerate with an ILP solver, and it scales badly: every board costs a full re-solve of
@@ -352,8 +369,6 @@ def iter_boards(problem: Problem, formulation: str | Formulation | None = None,
     backend = get_solver("ilp", solver).require()
     assert isinstance(backend, IlpSolver)
     model = build_model(problem, form)
-    if extend is not None:
-        extend(model)
     n = problem.n
     found = 0
     while True:
@@ -366,7 +381,7 @@ def iter_boards(problem: Problem, formulation: str | Formulation | None = None,
         board = model.board()
         if form.maximise and len(board) < n:
             return  # the best placement left is no longer a full board
-        if not verify(n, board, problem.preplaced):
+        if not problem.verify(board):
             raise NQueensError(f"{backend.name} returned an invalid board after {found} solutions: {board}")
         found += 1
         yield board

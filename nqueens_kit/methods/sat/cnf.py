@@ -26,25 +26,27 @@ import io
 import os
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
 from ...formats.dimacs import Dimacs, write_dimacs_clauses
-from ...problem.board import Board, Cell, Line, Problem, parse_n
+from ...problem.board import Board, Cell, Line, Problem, lex_pairs, parse_n
+from ...runtime.limits import SAT_BYTES_PER_CLAUSE, SAT_BYTES_PER_VARIABLE, Size
 from .encodings import DEFAULT_ENCODING, Clause, VarPool, get_encoding
 
-PART_TEXT = {"alo": "at least one", "amo": "at most one", "placed": "pre-placed queen"}
+PART_TEXT = {"alo": "at least one", "amo": "at most one", "placed": "pre-placed queen", "blocked": "blocked cell",
+             "lex": "lex-leader symmetry breaking"}
 
 
 @dataclass(frozen=True)
 class ClauseGroup:
     """Clauses ``start .. stop - 1`` of a CNF, all made for one line (or one pre-placed queen)."""
 
-    name: str  # line name (row_3, diag_7, ...) or placed_R_C
-    part: str  # "alo", "amo" or "placed"
+    name: str  # line name (row_3, diag_7, ...), placed_R_C, blocked_R_C or lex_SYMMETRY
+    part: str  # "alo", "amo", "placed", "blocked" or "lex"
     start: int
     stop: int
 
@@ -147,10 +149,12 @@ def decode_model(model: Iterable[int], n: int) -> Board:
 
 def build_cnf(problem: Problem | int, encoding: str = DEFAULT_ENCODING, define: bool = False) -> CNF:
     """The CNF of an N-queens problem: for each line, at least one (rows and columns) and at most one in
-    the chosen encoding; a unit clause per pre-placed queen.
+    the chosen encoding; a unit clause per pre-placed queen (``P[r,c]``) and per blocked cell (``¬P[r,c]``);
+    with the problem's symmetry broken, the lex-leader clauses (:func:`lex_leader_clauses`).
 
     ``define`` adds one clause per helper variable making it a function of the board (see
-    :mod:`nqueens_kit.methods.sat.encodings`); the boards are the same, but each board then has exactly one model.
+    :mod:`nqueens_kit.methods.sat.encodings`); the boards are the same, but each board then has exactly one
+    model.
     """
     if not isinstance(problem, Problem):
         problem = Problem(problem)
@@ -171,7 +175,53 @@ def build_cnf(problem: Problem | int, encoding: str = DEFAULT_ENCODING, define: 
     for r, c in problem.preplaced:
         groups.append(ClauseGroup(f"placed_{r}_{c}", "placed", len(clauses), len(clauses) + 1))
         clauses.append([(r - 1) * n + c])
+    for r, c in problem.blocked:
+        groups.append(ClauseGroup(f"blocked_{r}_{c}", "blocked", len(clauses), len(clauses) + 1))
+        clauses.append([-((r - 1) * n + c)])
+    if problem.break_symmetry:
+        for name, pair_clauses in lex_leader_clauses(n, pool):
+            groups.append(ClauseGroup(f"lex_{name.replace(' ', '_')}", "lex", len(clauses),
+                                      len(clauses) + len(pair_clauses)))
+            clauses.extend(pair_clauses)
     return CNF(problem, encoding, clauses, pool.top, groups, define)
+
+
+def lex_leader_clauses(n: int, pool: VarPool) -> Iterator[tuple[str, list[Clause]]]:
+    """Per symmetry s of the square (the identity left out), the CNF of x >=lex s(x), with helpers from
+    ``pool``: read the board as the bit vector x of its cells in row-major order; exactly one board per orbit
+    satisfies all seven, the canonical one (Crawford, Ginsberg, Luks and Roy, KR 1996).
+
+    The comparison is a chain of helpers e_i = "x and s(x) agree on the first i compared cells":
+    e_{i-1} → (x_i ∨ ¬y_i) (while equal so far, y may not have a queen where x has none), and
+    e_i ↔ e_{i-1} ∧ (x_i ↔ y_i), defined exactly so that every board keeps exactly one model.  Cells the
+    symmetry fixes are skipped (:func:`~nqueens_kit.problem.board.lex_pairs`).
+
+    >>> [(name, len(c)) for name, c in lex_leader_clauses(2, VarPool(4))][:2]
+    [('rotate 90', 23), ('rotate 180', 23)]
+    """
+    for name, pairs in lex_pairs(n):
+        clauses: list[Clause] = []
+        previous: int | None = None  # e_0 is true
+        for (xr, xc), (yr, yc) in pairs:
+            x, y = (xr - 1) * n + xc, (yr - 1) * n + yc
+            guard = [] if previous is None else [-previous]
+            clauses.append([*guard, x, -y])
+            e = pool.new()
+            clauses += [[*guard, x, y, e], [*guard, -x, -y, e], [-e, -x, y], [-e, x, -y]]
+            if previous is not None:
+                clauses.append([-e, previous])
+            previous = e
+        yield name, clauses
+
+
+def lex_leader_size(n: int) -> tuple[int, int]:
+    """``(helpers, clauses)`` of :func:`lex_leader_clauses`: per compared pair one helper and five clauses,
+    plus one for every pair after the first of its symmetry."""
+    helpers = clauses = 0
+    for _name, pairs in lex_pairs(n):
+        helpers += len(pairs)
+        clauses += 6 * len(pairs) - (1 if pairs else 0)
+    return helpers, clauses
 
 
 @dataclass
@@ -196,9 +246,10 @@ def build_residual(problem: Problem, queens: Iterable[Cell], encoding: str = DEF
     """The formula of the sub-problem where ``queens`` (non-attacking, with the pre-placed ones) are fixed,
     or None when a row or column has no open cell left (the sub-problem has no solution).
 
-    This is unit propagation of the fixed queens done on the board before encoding: every cell a fixed queen
-    attacks is dropped, every line a fixed queen sits on is satisfied and dropped, and each remaining line
-    gets the encoding over its open cells.  Every open cell lies on an open row, so every variable occurs.
+    This is unit propagation of the fixed queens (and of the blocked cells) done on the board before
+    encoding: every cell a fixed queen attacks and every blocked cell is dropped, every line a fixed queen
+    sits on is satisfied and dropped, and each remaining line gets the encoding over its open cells.  Every
+    open cell lies on an open row, so every variable occurs.
     ``lines`` passes ``problem.lines()`` in when many sub-problems of one problem are built.
 
     >>> r = build_residual(Problem(4), [(1, 2)])
@@ -208,6 +259,7 @@ def build_residual(problem: Problem, queens: Iterable[Cell], encoding: str = DEF
     ((1, 2), (2, 4), (3, 1), (4, 3))
     """
     fixed = tuple(sorted(set(queens) | set(problem.preplaced)))
+    closed = set(problem.blocked)
     rows = {r for r, _ in fixed}
     cols = {c for _, c in fixed}
     diffs = {r - c for r, c in fixed}
@@ -217,8 +269,8 @@ def build_residual(problem: Problem, queens: Iterable[Cell], encoding: str = DEF
     for line in problem.lines() if lines is None else lines:
         if line.exact and (line.index in (rows if line.kind == "row" else cols)):
             continue
-        open_cells = [(r, c) for r, c in line.cells
-                      if r not in rows and c not in cols and r - c not in diffs and r + c not in sums]
+        open_cells = [(r, c) for r, c in line.cells if r not in rows and c not in cols and r - c not in diffs
+                      and r + c not in sums and (r, c) not in closed]
         if line.exact and not open_cells:
             return None
         if not line.exact and len(open_cells) < 2:
@@ -245,16 +297,30 @@ def line_lengths(n: int) -> list[tuple[int, int, bool]]:
 
 
 def predicted_size(n: int, encoding: str = DEFAULT_ENCODING, preplaced: int = 0,
-                   define: bool = False) -> tuple[int, int]:
-    """``(variables, clauses)`` of :func:`build_cnf` from the encoding's closed-form counts alone."""
+                   define: bool = False, blocked: int = 0, break_symmetry: bool = False) -> tuple[int, int]:
+    """``(variables, clauses)`` of :func:`build_cnf` from the encoding's closed-form counts alone (the
+    lex-leader part, with ``break_symmetry``, from :func:`lex_leader_size`)."""
     n = parse_n(n)
     counts = get_encoding(encoding).counts
-    variables, clauses = n * n, preplaced
+    variables, clauses = n * n, preplaced + blocked
+    if break_symmetry:
+        helpers, lex = lex_leader_size(n)
+        variables, clauses = variables + helpers, clauses + lex
     for length, how_many, exact in line_lengths(n):
         aux, cl = counts(length)
         variables += how_many * aux
         clauses += how_many * (cl + (1 if exact else 0) + (aux if define else 0))
     return variables, clauses
+
+
+def cnf_size(problem: Problem, encoding: str = DEFAULT_ENCODING, define: bool = False) -> Size:
+    """The size of :func:`build_cnf` for ``problem`` and the memory building and solving it needs."""
+    variables, clauses = predicted_size(problem.n, encoding, len(problem.preplaced), define, len(problem.blocked),
+                                        problem.break_symmetry)
+    n = problem.n
+    literals = 2 * clauses + 2 * n * n  # binary at-most-one clauses plus the row and column clauses
+    return Size(variables, clauses=clauses, literals=literals,
+                memory=SAT_BYTES_PER_CLAUSE * clauses + SAT_BYTES_PER_VARIABLE * variables)
 
 
 def pairwise_clause_formula(n: int) -> int:

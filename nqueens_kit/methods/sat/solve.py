@@ -11,8 +11,6 @@ Inside:
   (:func:`~nqueens_kit.methods.sat.cnf.build_residual`).  Incremental solvers (PySAT) and DIMACS binaries block each
   board on its board variables only; pycosat, whose ``itersolve`` blocks over *all* variables, gets the
   helpers defined (``define=True``), so each board has exactly one model.
-- :func:`iter_projected`: the distinct assignments of the board variables 1..n² over all models of any
-  formula (``nqueens-kit count --from-cnf``).
 
 The solvers themselves are in :mod:`nqueens_kit.solvers`.
 
@@ -24,15 +22,16 @@ The solvers themselves are in :mod:`nqueens_kit.solvers`.
 
 from __future__ import annotations
 
+import random
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
-from ...errors import InputError
 from ...problem.board import SYMMETRIES, Board, Cell, Problem, attacks, transform
-from ...problem.results import SolveResult, Status
+from ...problem.results import Answer, SolveResult, Status
 from ...solvers import SatSolver, get_solver
 from ...solvers.embedded import Pycosat
-from .cnf import CNF, Residual, build_cnf, build_residual, decode_model
+from ..base import infeasible_message
+from .cnf import CNF, Residual, build_cnf, build_residual
 from .encodings import DEFAULT_ENCODING, Clause, get_encoding
 
 
@@ -40,12 +39,6 @@ def _backend(solver: str | None) -> SatSolver:
     backend = get_solver("sat", solver).require()
     assert isinstance(backend, SatSolver)
     return backend
-
-
-def infeasible_message(problem: Problem) -> str:
-    if problem.preplaced:
-        return f"the pre-placed queens cannot be completed to a solution of {problem.n}-queens"
-    return f"{problem.n}-queens has no solution (only n = 2 and n = 3 have none)"
 
 
 def solve_here(problem: Problem, encoding: str | None = None, solver: str | None = None,
@@ -65,12 +58,10 @@ def solve_here(problem: Problem, encoding: str | None = None, solver: str | None
     if renumber is not None and outcome.model:
         back = {new: old for old, new in enumerate(renumber, start=1)}
         outcome.model = [back[abs(lit)] * (1 if lit > 0 else -1) for lit in outcome.model if abs(lit) in back]
-    status = {"sat": Status.SOLVED, "unsat": Status.INFEASIBLE}.get(outcome.status, Status.TIMEOUT)
-    result = SolveResult(
-        n=problem.n, method="sat", status=status, variant=cnf.encoding, solver=backend.name,
-        preplaced=problem.preplaced, variables=cnf.num_vars, clauses=cnf.num_clauses,
-        build_seconds=build_seconds, solve_seconds=outcome.seconds, stats=outcome.stats,
-    )
+    status = Answer(outcome.status).status
+    result = SolveResult.of(problem, "sat", status, variant=cnf.encoding, variant_kind="encoding",
+                            solver=backend.name, variables=cnf.num_vars, clauses=cnf.num_clauses,
+                            build_seconds=build_seconds, solve_seconds=outcome.seconds, stats=outcome.stats)
     if outcome.status == "sat":
         result.queens = cnf.decode(outcome.model or [])
     elif status == Status.INFEASIBLE:
@@ -93,8 +84,6 @@ def permuted(clauses: Sequence[Clause], num_vars: int, order: int) -> tuple[list
     >>> sorted(sorted(abs(lit) for lit in c) for c in clauses) == sorted([sorted(renumber), [renumber[0]]])
     True
     """
-    import random
-
     rng = random.Random(f"nqueens-kit-order:{order}")
     renumber = list(range(1, num_vars + 1))
     rng.shuffle(renumber)
@@ -123,7 +112,8 @@ def cubes(problem: Problem, depth: int | None = None) -> list[tuple[list[int], t
     symmetries (of :data:`~nqueens_kit.problem.board.SYMMETRIES`) that turn each board found there into the boards
     it stands for, ``"identity"`` first.
 
-    With pre-placed queens the first ``depth`` rows are fixed and every sub-problem stands for itself.
+    With pre-placed queens or blocked cells the first ``depth`` rows are fixed and every sub-problem stands for
+    itself.
     Without, the four symmetries that keep the first and last rows at the ends (:data:`ROW_END_SYMMETRIES`)
     act on the pair (first-row column, last-row column); one pair per orbit is searched, with rows 1, n,
     2, 3, ... fixed (at least two), and each board found stands for its images under the symmetries that
@@ -133,7 +123,7 @@ def cubes(problem: Problem, depth: int | None = None) -> list[tuple[list[int], t
     if depth is None:
         depth = CUBE_ROWS if n >= 8 else 1
     depth = max(1, min(depth, n))
-    if problem.preplaced or n < 4:
+    if not problem.plain or n < 4:
         rows = list(range(1, depth + 1))
         return [(units, ("identity",)) for units in _placements(problem, rows, {})]
     rows = [1, n] + list(range(2, n))[: max(0, depth - 2)]
@@ -162,6 +152,7 @@ def _placements(problem: Problem, rows: list[int], given: dict[int, int]) -> lis
     """The board variables of every non-attacking placement of queens on ``rows`` (in that order) that keeps
     the columns ``given`` for some rows and the pre-placed queens."""
     fixed = dict(problem.preplaced) | given
+    closed = set(problem.blocked)
     found: list[list[int]] = []
 
     def extend(prefix: list[Cell]) -> None:
@@ -171,6 +162,8 @@ def _placements(problem: Problem, rows: list[int], given: dict[int, int]) -> lis
         row = rows[len(prefix)]
         for col in [fixed[row]] if row in fixed else range(1, problem.n + 1):
             cell = (row, col)
+            if cell in closed:
+                continue
             if not any(attacks(cell, other) for other in prefix) and not any(
                     attacks(cell, other) for other in problem.preplaced):
                 extend(prefix + [cell])
@@ -205,13 +198,19 @@ def iter_boards(problem: Problem, encoding: str | None = None, solver: str | Non
     method layer verifies every board it counts).
 
     Cube and conquer: each placement of a few rows' queens (:func:`cubes`) is a sub-problem whose
-    formula (:func:`~nqueens_kit.methods.sat.cnf.build_residual`) is the chosen encoding over the cells those queens
-    leave open, so the solver never sees a dead cell; pycosat gets the helpers defined."""
+    formula (:func:`~nqueens_kit.methods.sat.cnf.build_residual`) is the chosen encoding over the cells those
+    queens leave open, so the solver never sees a dead cell; pycosat gets the helpers defined.  With the
+    symmetry broken, the whole formula with its lex-leader clauses is enumerated at once."""
     backend = _backend(solver)
     define = isinstance(backend, Pycosat)
     encoding = DEFAULT_ENCODING if encoding is None else encoding
     get_encoding(encoding)  # a bad name fails before any work
     n = problem.n
+    if problem.break_symmetry:  # the lex-leader clauses span the whole board: one formula, no cubes
+        cnf = build_cnf(problem, encoding, define)
+        cells = [problem.cell(v) for v in range(1, n * n + 1)]
+        yield from _cube_boards(Residual((), cells, cnf.clauses, cnf.num_vars), backend)
+        return
     lines = problem.lines()
     symmetry = dict(SYMMETRIES)
     for units, names in cubes(problem):
@@ -223,52 +222,3 @@ def iter_boards(problem: Problem, encoding: str | None = None, solver: str | Non
             yield board
             for f in images:
                 yield tuple(sorted(f(n, r, c) for r, c in board))
-
-
-# ------------------------------------------------------------------------------- foreign formulas
-
-
-def iter_projected(clauses: Sequence[Clause], num_vars: int, n: int, solver: str | None = None) -> Iterator[Board]:
-    """The distinct assignments of variables 1..n² over all models of a formula, as boards (the true board
-    variables of each); the formula may hold helper variables above n² and need not be N-queens at all.
-
-    Linear in the number of assignments: with no helpers, pycosat's incremental ``itersolve`` is exact;
-    incremental solvers (PySAT) take each blocking clause as it comes; otherwise the search is split on the
-    cells of the first two rows (per row a decision list: cell 1 true; cell 1 false and cell 2 true; ...;
-    all false), a disjoint cover of every assignment, so each solver call holds few blocking clauses.
-    """
-    top = n * n
-    if num_vars < top:
-        raise InputError(f"the formula has {num_vars} variables, fewer than the {top} board variables of n = {n}")
-    backend = _backend(solver)
-    if isinstance(backend, Pycosat) and num_vars == top:
-        for model in backend.all_models(clauses, num_vars):
-            yield decode_model(model, n)
-        return
-    if backend.capabilities.incremental:
-        for model in backend.models(clauses, num_vars, lambda m: _projected_block(m, top)):
-            yield decode_model(model, n)
-        return
-    for cube in _partition(n, rows=min(2, n)):
-        extended = list(clauses) + [[lit] for lit in cube]
-        for model in backend.models(extended, num_vars, lambda m: _projected_block(m, top)):
-            yield decode_model(model, n)
-
-
-def _partition(n: int, rows: int) -> Iterator[list[int]]:
-    """Disjoint cubes covering every assignment of the first ``rows`` rows' variables: per row, the decision
-    list x1; ¬x1 x2; ...; ¬x1 ... ¬xn (n + 1 cubes), and every combination of those across the rows."""
-    if rows == 0:
-        yield []
-        return
-    row = rows
-    first = (row - 1) * n + 1
-    choices = [[-v for v in range(first, var)] + [var] for var in range(first, first + n)]
-    choices.append([-v for v in range(first, first + n)])
-    for head in _partition(n, rows - 1):
-        for choice in choices:
-            yield head + choice
-
-
-def _projected_block(model: Iterable[int], top: int) -> Clause:
-    return [-lit for lit in model if 0 < abs(lit) <= top]

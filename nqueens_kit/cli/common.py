@@ -1,0 +1,155 @@
+"""What every subcommand of ``nqueens-kit`` shares: exit statuses, one-line errors, JSON, the options that
+name a method and its variant, solver and settings (built from the method registry), and reporting a solve.
+
+Exit status: 0 solved (or counted, or written), 1 infeasible, an invalid board or a solver that failed or
+gave a wrong answer, 2 bad input (one line on stderr saying what is wrong and what is valid), 3 time or
+memory limit reached, 70 a bug in the kit (the traceback, and a line saying so), 130 interrupted (143
+terminated, 129 hung up).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from ..errors import InputError
+from ..methods import METHODS, Method, get_method
+from ..problem.board import Problem, draw, parse_cell, parse_n, violations, whole_number
+from ..problem.results import SolveResult, Status
+from ..runtime.limits import check_time_limit
+
+PROG = "nqueens-kit"
+EXIT_OK, EXIT_NO, EXIT_INPUT, EXIT_TIMEOUT, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 70, 130
+#: Boards larger than this are not drawn as text (use --json for the queens).
+DRAW_LIMIT = 64
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (the usage is one ``--help`` away)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise InputError(f"{message} (see {self.prog} --help)")
+
+
+def print_json(data: Any) -> None:
+    print(json.dumps(data, indent=None, separators=(",", ":"), default=str))
+
+
+def whole(text: str, what: str, minimum: int) -> int:
+    """A whole-number option of at least ``minimum``, or a one-line error."""
+    value = whole_number(text)
+    if value is None or value < minimum:
+        raise InputError(f"{what} must be a whole number of at least {minimum}, not {str(text)[:40]!r}")
+    return value
+
+
+def variant_words() -> list[str]:
+    """The words the registered methods call their variants (``encoding``, ``formulation``): one option each."""
+    return sorted({m.variant_word for m in METHODS.values() if m.variant_word})
+
+
+def add_place(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--place", metavar="R,C", nargs="+", action="extend", default=[],
+                   help="pre-place a queen at row R, column C (1-based); repeatable")
+
+
+def add_json(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+
+def add_choice(p: argparse.ArgumentParser, verb: str) -> None:
+    """``--method`` (the methods that have ``verb``), one option per variant word, ``--solver``,
+    ``--settings``, ``--time-limit`` and ``--max-memory``."""
+    able = [m for m in METHODS.values() if verb in m.verbs]
+    # every method is a valid word: one that lacks the verb refuses it itself, naming those that have it
+    p.add_argument("--method", default=None, choices=list(METHODS),
+                   help=f"how to {verb} (default {able[0].name}): " + "; ".join(f"{m.name}: {m.summary}" for m in able))
+    for word in variant_words():
+        owners = [m for m in able if m.variant_word == word]
+        listed = "; ".join(f"{m.title}: {', '.join(m.variants())}" for m in owners)
+        p.add_argument(f"--{word}", default=None, help=f"the {word} of the method ({listed})")
+    p.add_argument("--solver", default=None, help="the method's solver (default: its first); see 'nqueens-kit solvers'")
+    named = "; ".join(f"{m.name}: {', '.join(m.settings())} (default {next(iter(m.settings()))})"
+                      for m in able if m.settings())
+    p.add_argument("--settings", default=None, help=f"the method's named solver settings ({named})")
+    p.add_argument("--time-limit", default=None, metavar="S",
+                   help="wall-clock limit in seconds on the whole job (build, solve, decode)")
+    p.add_argument("--max-memory", default=None, metavar="SIZE",
+                   help="refuse models predicted to need more memory (e.g. 8G; default: half of this "
+                        "machine's memory, or $NQUEENS_KIT_MAX_MEMORY)")
+
+
+def chosen_method(args: argparse.Namespace) -> Method:
+    return get_method(getattr(args, "method", None))
+
+
+def variant(args: argparse.Namespace, chosen: Method) -> str | None:
+    """The one variant the options name, refused where the method calls its variants otherwise (or has none)."""
+    given = {word: getattr(args, word) for word in variant_words() if getattr(args, word, None) is not None}
+    if len(given) > 1:
+        raise InputError(f"give one of {', '.join('--' + w for w in given)}, not several")
+    if not given:
+        return None
+    word, value = next(iter(given.items()))
+    owners = " or ".join(f"--method {m.name}" for m in METHODS.values() if m.variant_word == word)
+    if chosen.variant_word is None:
+        raise InputError(f"--{word} does not apply to --method {chosen.name} ({chosen.summary}); it goes with {owners}")
+    if word != chosen.variant_word:
+        raise InputError(f"--{word} belongs to {owners}, not to --method {chosen.name}, whose variants are "
+                         f"{chosen.variant_word}s ({', '.join(chosen.variants())}), given with --{chosen.variant_word}")
+    return str(value)
+
+
+def problem_from(n_text: str, places: Sequence[str], break_symmetry: bool = False) -> Problem:
+    n = parse_n(n_text)
+    return Problem(n, tuple(parse_cell(text, n) for text in places), break_symmetry=break_symmetry)
+
+
+def time_limit(args: argparse.Namespace) -> float | None:
+    return check_time_limit(getattr(args, "time_limit", None))
+
+
+def report_solve(result: SolveResult, as_json: bool, how: str | None = None) -> int:
+    """Print a solve (text or JSON); the exit status of its outcome."""
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        problem = result.problem
+        head = f"{problem.describe()} ({how or result.method}): {result.status}"
+        if result.status == Status.SOLVED:
+            head += ", verified" if result.verified else ", NOT VALID"
+        print(head)
+        size = []
+        if result.variables is not None:
+            size.append(f"{result.variables:,} variables")
+        if result.clauses is not None:
+            size.append(f"{result.clauses:,} clauses")
+        if result.constraints is not None:
+            size.append(f"{result.constraints:,} constraints")
+        if result.status in (Status.TIMEOUT, Status.MEMOUT):
+            size.append(f"stopped after {result.solve_seconds:.3f} s")
+        else:
+            size.append(f"built in {result.build_seconds:.3f} s, solved in {result.solve_seconds:.3f} s")
+        print("; ".join(size))
+        if result.options.get("cbc_options"):
+            print(f"CBC options ({result.options['settings']}): {', '.join(result.options['cbc_options'])}")
+        if result.message:
+            print(result.message)
+        if result.status == Status.SOLVED:
+            if result.n <= DRAW_LIMIT:
+                print(draw(result.n, result.queens, result.preplaced, result.blocked))
+            else:
+                print(f"(a {result.n}x{result.n} board is too large to draw; --json lists the queens)")
+            if not result.verified:
+                for problem_text in violations(result.n, result.queens, result.preplaced, result.blocked):
+                    print(f"  {problem_text}")
+    return exit_code(result.status, result.verified)
+
+
+def exit_code(status: Status, verified: bool | None = None) -> int:
+    """0 solved and verified; 3 a time or memory limit; 1 anything else (infeasible, an invalid board, an error)."""
+    if status == Status.SOLVED:
+        return EXIT_OK if verified is not False else EXIT_NO
+    return EXIT_TIMEOUT if status in (Status.TIMEOUT, Status.MEMOUT) else EXIT_NO

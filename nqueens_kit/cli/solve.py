@@ -1,0 +1,404 @@
+"""The solving subcommands of ``nqueens-kit``: solve, count, cnf, decode, lp, solvers, notebooks.
+
+Every method is reached through the method registry (:mod:`nqueens_kit.methods`): the options that name a
+method's variant, solver and settings are checked by the method itself, and a verb or problem feature it
+lacks is refused by it with one line.  A method that is not :attr:`~nqueens_kit.methods.Method.interruptible`
+always runs in a child process, so Ctrl-C, SIGTERM or SIGHUP stop it, solvers included, at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ..course.bundle import copy_notebooks
+from ..errors import InputError
+from ..formats.dimacs import read_dimacs
+from ..formats.solver_output import read_solver_output
+from ..inside.proofs import solve_with_proof
+from ..methods import METHODS, Choice, count, count_estimate, solve
+from ..methods.base import Method
+from ..methods.ilp.formulations import FORMULATIONS, get_formulation
+from ..methods.ilp.model import export_model
+from ..methods.sat.cnf import build_cnf, cnf_size, decode_model, dimacs_text, kit_board_size, write_dimacs
+from ..methods.sat.encodings import DEFAULT_ENCODING, ENCODINGS
+from ..methods.sat.formula import count_formula
+from ..methods.verbs import duration_text, refuse_endless_count
+from ..problem.board import Problem, parse_n
+from ..problem.results import Answer, CountResult, SolveResult, Status
+from ..runtime.limits import DIMACS_BYTES_PER_LITERAL, check_size, human_bytes
+from .common import (
+    EXIT_OK,
+    EXIT_TIMEOUT,
+    PROG,
+    add_choice,
+    add_json,
+    add_place,
+    chosen_method,
+    print_json,
+    problem_from,
+    report_solve,
+    time_limit,
+    variant,
+)
+
+#: A count expected to take longer than this many seconds says so before it starts.
+WARN_SECONDS = 10.0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("solve", help="find one solution (SAT, ILP, CP, local search, backtracking, construction)")
+    p.add_argument("n", metavar="N", help="board size")
+    add_choice(p, "solve")
+    add_place(p)
+    p.add_argument("--break-symmetry", action="store_true",
+                   help="find the canonical board of an orbit of the 8 symmetries (methods that honour it)")
+    add_json(p)
+    p.add_argument("--proof", metavar="FILE", default=None,
+                   help="SAT: when there is no solution, write the solver's proof of unsatisfiability to FILE "
+                        "(text) and check it with an independent checker")
+    p.add_argument("--checker", default=None, choices=["auto", "drup", "dratify"],
+                   help="proof checker for --proof (default: drup, else dratify)")
+    p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser("count", help="count all (or fundamental) solutions")
+    p.add_argument("n", metavar="N", nargs="?", help="board size (omit with --from-cnf)")
+    add_choice(p, "count")
+    p.add_argument("--fundamental", action="store_true", help="also count solutions up to rotation and reflection")
+    p.add_argument("--break-symmetry", action="store_true",
+                   help="add constraints that keep one board of every orbit of the 8 symmetries (lex-leader): the "
+                        "count is that of the fundamental solutions")
+    p.add_argument("--no-projection", action="store_true",
+                   help="model counting: count every model, helper variables included (--settings unprojected)")
+    p.add_argument("--from-cnf", metavar="FILE", help="count the boards of a DIMACS file (projected onto 1..n²)")
+    p.add_argument("--n", dest="cnf_n", metavar="N",
+                   help="board size of --from-cnf (read from the file's header when the kit wrote it)")
+    add_place(p)
+    add_json(p)
+    p.set_defaults(func=cmd_count)
+
+    p = sub.add_parser("cnf", help="write the CNF in DIMACS format")
+    p.add_argument("n", metavar="N", help="board size")
+    p.add_argument("--encoding", default=DEFAULT_ENCODING, help=f"one of: {', '.join(ENCODINGS)}")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    p.add_argument("--no-comments", action="store_true", help="leave out the explanatory c lines")
+    p.add_argument("--break-symmetry", action="store_true", help="add the lex-leader symmetry-breaking clauses")
+    p.add_argument("--max-memory", default=None, metavar="SIZE", help="refuse formulas larger than this")
+    add_place(p)
+    p.set_defaults(func=cmd_cnf)
+
+    p = sub.add_parser("decode", help="read a SAT solver's output and draw and check the board")
+    p.add_argument("output", metavar="SOLVER_OUTPUT",
+                   help="MiniSat result file or competition-format output ('-': stdin)")
+    p.add_argument("--n", dest="decode_n", metavar="N", required=True, help="board size")
+    add_place(p)
+    add_json(p)
+    p.set_defaults(func=cmd_decode)
+
+    p = sub.add_parser("lp", help="export the ILP model as .lp or .mps")
+    p.add_argument("n", metavar="N", help="board size")
+    p.add_argument("--formulation", default=None, help=f"one of: {', '.join(FORMULATIONS)} (default lines)")
+    p.add_argument("-o", "--output", metavar="FILE", required=True, help="FILE.lp or FILE.mps")
+    p.add_argument("--max-memory", default=None, metavar="SIZE", help="refuse models larger than this")
+    add_place(p)
+    p.set_defaults(func=cmd_lp)
+
+    p = sub.add_parser("notebooks", help="copy the notebooks (chapters and their data) into a folder")
+    p.add_argument("dest", metavar="DEST", help="folder to copy them into (made if needed)")
+    p.add_argument("--force", action="store_true", help="overwrite notebooks already there")
+    p.set_defaults(func=cmd_notebooks)
+
+    p = sub.add_parser("solvers", help="list every method's solvers, whether they are installed, and what they can do")
+    add_json(p)
+    p.set_defaults(func=cmd_solvers)
+
+
+# --------------------------------------------------------------------------------------------- solve
+
+
+def _isolated(chosen: Method) -> bool | None:
+    """A method that Ctrl-C cannot stop in place always runs in a child process; the others only when a
+    time limit asks for one."""
+    return None if chosen.interruptible else True
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    chosen = chosen_method(args)
+    problem = problem_from(args.n, args.place, args.break_symmetry)
+    limit = time_limit(args)
+    if args.checker is not None and args.proof is None:
+        raise InputError("--checker checks a proof: it goes with --proof FILE")
+    if args.proof is not None:
+        return _solve_with_proof(args, chosen, problem, limit)
+    if problem.n > 1_000_000 and chosen.interruptible and not args.json:
+        print(f"{PROG}: building and verifying a board of {problem.n:,} queens takes a while "
+              f"(about {problem.n / 1_000_000 * 1.3:.0f} s for the construction)", file=sys.stderr)
+    result = solve(problem, chosen, variant(args, chosen), args.solver, time_limit=limit, settings=args.settings,
+                   isolated=_isolated(chosen), max_memory=args.max_memory)
+    return report_solve(result, args.json, chosen.describe(_choice_of(result, chosen)))
+
+
+def _choice_of(result: SolveResult, chosen: Method) -> Choice:
+    return Choice(chosen.name, result.variant, result.solver, result.options.get("settings"))
+
+
+def _solve_with_proof(args: argparse.Namespace, chosen: Method, problem: Problem, limit: float | None) -> int:
+    """``solve N --proof FILE``: for methods whose solvers write proofs of unsatisfiability."""
+    if not chosen.proves:
+        able = [m.name for m in METHODS.values() if m.proves]
+        raise InputError(f"--proof needs {' or '.join('--method ' + name for name in able)}, whose solvers write "
+                         f"proofs of unsatisfiability; --method {chosen.name} has none (for ILP see 'nqueens-kit bnb')")
+    if args.settings is not None:
+        raise InputError("--settings does not apply to --proof: the proof solver runs with its own settings")
+    choice = chosen.choose(variant(args, chosen), None)
+    chosen.check(problem, "solve")
+    chosen.check_size(problem, choice, args.max_memory)
+    result = solve_with_proof(problem, args.proof, choice.variant or DEFAULT_ENCODING, args.solver,
+                              args.checker or "auto", limit)
+    return report_solve(result, args.json, chosen.describe(_choice_of(result, chosen)))
+
+
+# --------------------------------------------------------------------------------------------- count
+
+
+def report_count(result: CountResult, as_json: bool, how: str, extra: dict[str, Any] | None = None) -> int:
+    code = EXIT_OK if result.status == Status.SOLVED else EXIT_TIMEOUT
+    if as_json:
+        data = result.to_dict()
+        data.update(extra or {})
+        print_json(data)
+        return code
+    what = Problem(result.n, result.preplaced, result.blocked).describe() if result.n else "the formula"
+    bound = "at least " if result.status != Status.SOLVED else ""
+    noun = "solutions" if result.extra.get("projected", True) else "models (helper variables included)"
+    line = f"{what}: {bound}{result.count:,} {noun}"
+    if result.break_symmetry:
+        line = f"{what}: {bound}{result.count:,} fundamental solutions (one per orbit of the 8 symmetries)"
+    elif result.fundamental is not None:
+        line += f", {bound}{result.fundamental:,} fundamental (up to rotation and reflection)"
+    print(f"{line} [{how}, {result.seconds:.3f} s]")
+    if result.note:
+        print(result.note)
+    return code
+
+
+class _Progress:
+    """A progress bar on stderr for a count, shown only on a terminal."""
+
+    def __init__(self, total: float | None, show: bool) -> None:
+        self.bar = None
+        if show:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=int(total) if total and total < 1e15 else None, unit=" boards", file=sys.stderr,
+                            dynamic_ncols=True, leave=False, unit_scale=True)
+
+    def __call__(self, count: int, fundamental: int | None = None) -> None:
+        if self.bar is not None:
+            self.bar.update(count - self.bar.n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _warn_long_count(problem: Problem, chosen: Method, limit: float | None) -> float | None:
+    estimate = count_estimate(problem, chosen)
+    if estimate is None:
+        return None
+    boards, seconds = estimate
+    if seconds > WARN_SECONDS and (limit is None or limit > WARN_SECONDS):
+        stop = "stop it with Ctrl-C" if limit is None else f"it stops after {limit:g} s"
+        many = f"about {boards:.3g}" if boards < 1e300 else "more than 10^300"
+        print(f"{PROG}: {problem.n}-queens has {many} solutions; counting them with {chosen.name} takes "
+              f"{duration_text(seconds)} on a typical machine ({stop}; with --time-limit S a count reports the boards "
+              "found so far)", file=sys.stderr)
+    return boards
+
+
+def cmd_count(args: argparse.Namespace) -> int:
+    limit = time_limit(args)
+    settings = args.settings
+    if args.no_projection:
+        if settings is not None:
+            raise InputError("give --no-projection or --settings, not both")
+        settings = "unprojected"
+    if args.from_cnf:
+        return _count_from_cnf(args, limit)
+    if args.n is None:
+        raise InputError("count needs a board size N (or --from-cnf FILE)")
+    if args.cnf_n is not None:
+        raise InputError("--n goes with --from-cnf; give the board size as the first argument")
+    chosen = chosen_method(args)
+    problem = problem_from(args.n, args.place, args.break_symmetry)
+    chosen.check(problem, "count")  # every check before the warning below
+    choice = chosen.choose(variant(args, chosen), args.solver, settings)
+    chosen.check_size(problem, choice, args.max_memory)
+    if limit is None:
+        refuse_endless_count(problem, chosen)  # before the warning, which would only say the same
+    boards = _warn_long_count(problem, chosen, limit)
+    bar = _Progress(boards, not args.json and sys.stderr.isatty())
+    try:
+        result = count(problem, chosen, choice.variant, choice.solver, fundamental=args.fundamental,
+                       time_limit=limit, settings=choice.settings, progress=bar, isolated=_isolated(chosen),
+                       max_memory=args.max_memory)
+    finally:
+        bar.close()
+    return report_count(result, args.json, chosen.describe(choice))
+
+
+def _count_from_cnf(args: argparse.Namespace, limit: float | None) -> int:
+    if args.n is not None:
+        raise InputError("with --from-cnf give the board size as --n N, not as an argument")
+    named = [option for option in ("place", "method", "encoding", "formulation", "settings", "no_projection")
+             if getattr(args, option, None)]
+    if named:
+        raise InputError(f"--{named[0].replace('_', '-')} does not apply to --from-cnf: the file holds the whole "
+                         "formula, counted by SAT")
+    dimacs = read_dimacs(args.from_cnf)
+    if args.cnf_n is not None:
+        n = parse_n(args.cnf_n, what="--n")
+    else:
+        found = kit_board_size(dimacs)
+        if found is None:
+            raise InputError(f"{args.from_cnf} does not say its board size (it was not written by {PROG}): "
+                             "pass --n N to say that variables 1..N² are the board")
+        n = found
+    result, invalid = count_formula(dimacs.clauses, dimacs.num_vars, n, args.solver, fundamental=args.fundamental,
+                                    time_limit=limit, max_memory=args.max_memory)
+    if invalid:
+        result.note = f"warning: {invalid} of the {result.count} boards are not valid {n}-queens solutions"
+    return report_count(result, args.json, f"SAT, {result.solver}",
+                        {"file": str(args.from_cnf), "variables": dimacs.num_vars,
+                         "clauses": dimacs.num_clauses, "invalid_boards": invalid})
+
+
+# ------------------------------------------------------------------------------------- files and lists
+
+
+def cmd_cnf(args: argparse.Namespace) -> int:
+    problem = problem_from(args.n, args.place, args.break_symmetry)
+    size = cnf_size(problem, args.encoding if args.encoding in ENCODINGS else DEFAULT_ENCODING)
+    check_size(size, f"the {args.encoding} CNF of {problem.n}-queens",
+               "use a helper-variable encoding (--encoding sequential) or a smaller n", args.max_memory)
+    cnf = build_cnf(problem, args.encoding)
+    if args.output:
+        path = write_dimacs(cnf, args.output, comments=not args.no_comments)
+        print(f"wrote {path}: p cnf {cnf.num_vars} {cnf.num_clauses} ({cnf.problem.describe()}, {cnf.encoding})",
+              file=sys.stderr)
+    else:
+        if size.literals and size.literals * DIMACS_BYTES_PER_LITERAL > 1024**3 and sys.stdout.isatty():
+            raise InputError(f"the formula is about {human_bytes(size.literals * DIMACS_BYTES_PER_LITERAL)} of "
+                             "text; write it to a file with -o FILE")
+        sys.stdout.write(dimacs_text(cnf, comments=not args.no_comments))
+    return EXIT_OK
+
+
+def cmd_decode(args: argparse.Namespace) -> int:
+    """Read a SAT solver's answer (MiniSat result file or competition format) and draw and check the board.
+
+    The output is read line by line (comments are not kept, so gigabytes of them are fine); the rules
+    for what is accepted are those of :mod:`nqueens_kit.formats.dimacs`.  What the solver said decides the
+    status and the exit code:
+
+    - SAT with a model ended by its 0: the board, ``solved`` and verified (exit 0) or ``NOT VALID``
+      (exit 1);
+    - SAT with an incomplete model (not ended by 0: the output was cut off; or no model at all):
+      status ``error``, a message saying that the model is incomplete, no board (exit 1);
+    - UNSAT: ``infeasible`` (exit 1);
+    - ``s UNKNOWN`` or MiniSat's ``INDET``: the solver stopped without an answer, as solvers do at their
+      own time or memory limit, so status ``timeout`` (exit 3), with a message quoting the solver's
+      own words;
+    - contradictory output (two different answers, a literal and its negation, literals after the
+      model's ending 0), a status word other than those above, malformed lines or no answer at all:
+      bad input, one line on stderr naming the line (exit 2).
+    """
+    problem = problem_from(args.decode_n, args.place)
+    if args.output == "-":
+        source = "standard input"
+        answer = read_solver_output(getattr(sys.stdin, "buffer", sys.stdin), source)
+    else:
+        source = args.output
+        try:
+            with open(args.output, encoding="utf-8", errors="replace") as stream:
+                answer = read_solver_output(stream, source)
+        except FileNotFoundError:
+            raise InputError(f"no such file: {args.output}") from None
+        except OSError as exc:
+            raise InputError(f"cannot read {args.output}: {exc.strerror or exc}") from None
+    said = Answer(answer.status)
+    result = SolveResult.of(problem, "sat", said.status, solver=source,
+                            extra={"complete": answer.complete})
+    if said == Answer.SAT and not answer.complete:
+        result.status = Status.ERROR
+        result.message = f"the model is incomplete, so no board is read from it: {answer.note}"
+    elif answer.model is not None:
+        top = max((abs(lit) for lit in answer.model), default=0)
+        if top < problem.n ** 2:
+            result.message = f"the model assigns only {top} variables; {problem.n}-queens has {problem.n ** 2}"
+        result.queens = decode_model(answer.model, problem.n)
+        result.variables = top
+    result.check()
+    if result.status == Status.INFEASIBLE:
+        result.message = "the solver reports the formula unsatisfiable"
+    elif result.status == Status.TIMEOUT:
+        result.message = (f"the solver stopped without an answer (it printed {answer.status_line!r}), "
+                          "usually because its own time or memory limit was reached")
+    return report_solve(result, args.json, f"SAT, {source}")
+
+
+def cmd_lp(args: argparse.Namespace) -> int:
+    problem = problem_from(args.n, args.place)
+    form = get_formulation(args.formulation)
+    check_size(form.size(problem), f"the {form.name} ILP model of {problem.n}-queens", "use a smaller n",
+               args.max_memory)
+    path = export_model(problem, form, args.output)
+    print(f"wrote {path} ({problem.describe()}, {form.name} formulation)", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_notebooks(args: argparse.Namespace) -> int:
+    written = copy_notebooks(args.dest, force=args.force)
+    chapters = sum(1 for path in written if path.suffix == ".ipynb")
+    print(f"copied {chapters} notebooks and {len(written) - chapters} other files to {args.dest}; open them with: "
+          f"jupyter lab {args.dest}", file=sys.stderr)
+    return EXIT_OK
+
+
+def solver_rows() -> list[dict[str, Any]]:
+    """One row per method and solver (a method without solvers gets one row, ``built in``)."""
+    rows: list[dict[str, Any]] = []
+    for method in METHODS.values():
+        solvers = method.solvers()
+        if not solvers:
+            rows.append({"name": "(built in)", "method": method.name, "kind": method.title, "installed": True,
+                         "description": method.summary, "version": None, "capabilities": [], "install": "",
+                         "advice": "", "verbs": sorted(method.verbs), "features": sorted(method.features)})
+        for solver in solvers.values():
+            row = solver.describe()
+            row.update(method=method.name, verbs=sorted(method.verbs), features=sorted(method.features))
+            rows.append(row)
+    return rows
+
+
+def cmd_solvers(args: argparse.Namespace) -> int:
+    rows = solver_rows()
+    if args.json:
+        print_json(rows)
+        return EXIT_OK
+    current = None
+    for row in rows:
+        if row["method"] != current:
+            current = row["method"]
+            method = METHODS[current]
+            print(f"--method {method.name}: {method.summary} (verbs: {', '.join(sorted(method.verbs))})")
+        mark = "yes" if row["installed"] else "no "
+        tail = f"  {row['version']}" if row["version"] else ""
+        tail += f"  -> {row['install']}" if row["install"] else ""
+        print(f"  {row['name']:<16} {mark}  {row['description']}{tail}")
+        if row["capabilities"]:
+            print(f"  {'':16}      can: {', '.join(row['capabilities'])}")
+        if row["advice"]:
+            print(f"  {'':16}      pick it for: {row['advice']}")
+    return EXIT_OK

@@ -1,0 +1,376 @@
+"""A SAT solver's answer, read safely: MiniSat's result file or the SAT-competition format.
+
+Inside:
+
+- :class:`SolverOutputReader`: a solver's answer read line by line (``feed``, then ``finish``) into a
+  :class:`SolverAnswer`, in MiniSat's result-file form (``SAT`` and the literals) or the SAT-competition
+  form (``s SATISFIABLE``, ``v ... 0``); :func:`parse_solver_output` (a whole text) and
+  :func:`read_solver_output` (a file or a pipe, in bounded memory) are built on it.
+
+Strict and lenient, for solver output (the form is told by the first line that is not blank or a
+comment):
+
+- MiniSat result file: ``SAT``, ``UNSAT`` or ``INDET`` (also ``SATISFIABLE``, ``UNSATISFIABLE``,
+  ``UNKNOWN``), then for SAT the literals over one or more lines.  Lines of literals without any status
+  line (a bare model, as some solvers print) are read as SAT;
+- competition format (CaDiCaL, Kissat, PicoSAT, CryptoMiniSat, Glucose, Lingeling on standard output):
+  ``s SATISFIABLE``, ``s UNSATISFIABLE`` or ``s UNKNOWN``, the model on ``v`` lines (before or after
+  the ``s`` line); every other line must be a ``c`` comment or blank;
+- in both: comments and blank lines anywhere, status words in any letter case, the same answer given
+  twice, a literal repeated (kept once); the model is ended by its ``0``.  Comments are not
+  stored (the reader keeps the last :data:`TAIL_LINES` lines other than model lines for messages);
+- refused as contradictory or malformed: two different status lines, a model with an UNSAT or UNKNOWN
+  answer, a literal and its negation, anything after the model's ending ``0`` (a literal ``0`` ends the
+  model, so ``v 1 0 2 0`` is refused), a status word other than those above (``s FOO``), a line of the
+  other form, non-ASCII or control characters outside comments, a literal beyond the formula's variables
+  (when the caller gives them) or beyond :data:`MAX_VARIABLES`, output with no status at all;
+- reported as incomplete (``SolverAnswer.complete`` false, ``note`` saying why): a SAT answer whose model
+  is not ended by ``0`` (output cut off) or that has no model at all.  ``s UNKNOWN`` and ``INDET`` are
+  the solver's own "unknown" (it gave up, usually at its own limit): a complete answer, status
+  ``unknown``.
+
+>>> parse_solver_output("s SATISFIABLE\\nv 1 -2\\nv 3 0\\n")
+SolverAnswer(status='sat', model=[1, -2, 3], complete=True, note='', status_line='s SATISFIABLE')
+"""
+
+from __future__ import annotations
+
+import io
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import IO, Any
+
+from ..errors import InputError
+from ..problem.results import Answer
+from .text import (
+    BLANKS,
+    LINE_PIECE,
+    MAX_VARIABLES,
+    MODEL_HINT,
+    NOT_TEXT,
+    SUSPECT,
+    TAIL_LINES,
+    decode_text,
+    describe_char,
+    literals,
+    one_line,
+    show,
+)
+
+_MINISAT_WORDS = {"SAT": Answer.SAT, "SATISFIABLE": Answer.SAT, "UNSAT": Answer.UNSAT,
+                  "UNSATISFIABLE": Answer.UNSAT, "INDET": Answer.UNKNOWN, "UNKNOWN": Answer.UNKNOWN}
+_COMPETITION_WORDS = {"SATISFIABLE": Answer.SAT, "UNSATISFIABLE": Answer.UNSAT, "UNKNOWN": Answer.UNKNOWN}
+_NO_ANSWER = "no SAT/UNSAT answer found in the solver output (expected 's SATISFIABLE' or 'SAT')"
+
+
+@dataclass(frozen=True)
+class SolverAnswer:
+    """What a SAT solver answered.
+
+    ``status`` is ``sat``, ``unsat`` or ``unknown`` (the solver's own ``s UNKNOWN`` / ``INDET``: it gave
+    up, usually at its own limit).  ``model`` is the literals of a ``sat`` answer, each variable once, in
+    the order printed (``None`` otherwise).  ``complete`` is false when the answer was not read in full:
+    a model not ended by its ``0``, or SAT without a model; ``note`` then says what is missing.
+    ``status_line`` is the status as the solver printed it (``s SATISFIABLE``, ``INDET``, ...).
+
+    Unpacking as ``status, model = answer`` still works for callers written for the old pair; new code
+    reads the fields (and must look at ``complete``).
+    """
+
+    status: Answer
+    model: list[int] | None = None
+    complete: bool = True
+    note: str = ""
+    status_line: str = ""
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.status, self.model))
+
+
+class SolverOutputReader:
+    """A SAT solver's output read one line at a time: :meth:`feed` each line, then :meth:`finish`.
+
+    Memory stays bounded by the model: comments are not kept, only the last :data:`TAIL_LINES` lines
+    other than model lines (cut to 200 characters) for messages.  ``max_var``, when the caller knows the
+    formula's variable count, makes a literal beyond it an error (the limit is :data:`MAX_VARIABLES`
+    otherwise).  Errors are raised as soon as a line shows them, as one-line :class:`InputError` naming
+    ``source`` and the line.
+
+    >>> reader = SolverOutputReader("cadical", max_var=3)
+    >>> for line in ["c hello", "s SATISFIABLE", "v 1 -2", "v 3 0"]:
+    ...     reader.feed(line)
+    >>> reader.finish().model
+    [1, -2, 3]
+    """
+
+    def __init__(self, source: str = "solver output", max_var: int | None = None) -> None:
+        if max_var is not None and (isinstance(max_var, bool) or not isinstance(max_var, int) or max_var < 0):
+            raise InputError(f"max_var must be a whole number of variables, not {max_var!r}")
+        self.source = one_line(source)
+        self.max_var = max_var
+        if max_var is not None and max_var <= MAX_VARIABLES:
+            self._limit, self._beyond = max_var, f"beyond the {max_var} variables of the formula"
+        else:
+            self._limit, self._beyond = MAX_VARIABLES, f"beyond the {MAX_VARIABLES:,} variables the kit reads"
+        self.lineno = 0
+        self._form: str | None = None  # "competition" or "minisat"
+        self._status: Answer | None = None
+        self._status_line = ""
+        self._status_at = 0
+        self._model: list[int] = []
+        self._seen: set[int] = set()
+        self._model_at = 0  # first model line
+        self._model_last = 0  # last model line
+        self._ended_at = 0  # the line of the model's ending 0
+        self._tail: deque[str] = deque(maxlen=TAIL_LINES)
+
+    # -- input ---------------------------------------------------------------------------------------------
+
+    def feed(self, line: str | bytes) -> None:
+        """Read one line (its line end optional; text holding several lines is read as those lines)."""
+        if not isinstance(line, str):
+            line = decode_text(line)
+        if line.endswith("\n"):
+            line = line[:-2] if line.endswith("\r\n") else line[:-1]
+        if "\n" in line or "\r" in line:
+            for part in line.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+                self._line(part)
+        else:
+            self._line(line)
+
+    @property
+    def tail(self) -> tuple[str, ...]:
+        """The last few lines other than model lines (comments included), each cut to 200 characters."""
+        return tuple(self._tail)
+
+    def _where(self, lineno: int | None = None) -> str:
+        return f"{self.source}:{self.lineno if lineno is None else lineno}"
+
+    def _line(self, raw: str) -> None:
+        self.lineno += 1
+        line = raw.strip(BLANKS)
+        if not line:
+            return
+        if line[0] == "c":
+            self._tail.append(line[:200])
+            return
+        bad = NOT_TEXT(line)
+        if bad:
+            raise InputError(f"{self._where()}: {describe_char(bad.group())} outside a comment line; "
+                             "solver output is ASCII outside 'c' comments")
+        head, _, rest = line.partition(" ")
+        if "\t" in head or "\x0b" in head or "\x0c" in head:
+            head, rest = (line.split(None, 1) + [""])[:2]
+        if head in ("s", "v"):
+            if self._form == "minisat":
+                began = (f"its status is {self._status_line!r} on line {self._status_at}" if self._status_at
+                         else f"it began with literals on line {self._model_at}")
+                raise InputError(f"{self._where()}: a competition-format '{head}' line in MiniSat-format output "
+                                 f"({began})")
+            self._form = "competition"
+            if head == "s":
+                self._tail.append(line[:200])
+                self._status_word(rest.strip(BLANKS), line)
+            else:
+                self._model_text(rest)
+            return
+        if self._form == "competition":
+            raise InputError(f"{self._where()}: {show(line)} is not a competition-format line "
+                             "(expected 'c ...' comments, one 's ...' status line and 'v ... 0' model lines)")
+        word = line.upper()
+        if word in _MINISAT_WORDS:
+            self._form = "minisat"
+            self._tail.append(line[:200])
+            self._set_status(_MINISAT_WORDS[word], line)
+            return
+        if line[0] in "-0123456789":
+            self._form = "minisat"
+            self._model_text(line)
+            return
+        if self._form is None:
+            raise InputError(f"{self._where()}: {_NO_ANSWER}; line {self.lineno} reads {show(line)}")
+        raise InputError(f"{self._where()}: {show(line)} is neither literals nor a comment; "
+                         "a MiniSat result file is 'SAT', 'UNSAT' or 'INDET' then the literals ending in 0")
+
+    def _status_word(self, words: str, line: str) -> None:
+        status = _COMPETITION_WORDS.get(words.upper())
+        if status is None:
+            if not words:
+                raise InputError(f"{self._where()}: a status line without a status; "
+                                 "expected 's SATISFIABLE', 's UNSATISFIABLE' or 's UNKNOWN'")
+            raise InputError(f"{self._where()}: unknown status {show(words)}; "
+                             "expected 's SATISFIABLE', 's UNSATISFIABLE' or 's UNKNOWN'")
+        self._set_status(status, line)
+
+    def _set_status(self, status: Answer, line: str) -> None:
+        if self._status is not None:
+            if status != self._status:
+                raise InputError(f"{self._where()}: {show(line)} contradicts {self._status_line!r} on line "
+                                 f"{self._status_at}; a solver gives one answer")
+            return  # the same answer again
+        if status != Answer.SAT and self._model_at:
+            raise InputError(f"{self._where()}: {show(line)} but line {self._model_at} gives a model; "
+                             "only a SAT answer has one")
+        self._status, self._status_line, self._status_at = status, line, self.lineno
+
+    def _model_text(self, text: str) -> None:
+        """Literals of a model line (without its 'v'), or of a further piece of a long one."""
+        if not self._model_at:
+            self._model_at = self.lineno
+            if self._status not in (None, Answer.SAT):
+                raise InputError(f"{self._where()}: a model, but line {self._status_at} says "
+                                 f"{self._status_line!r}; only a SAT answer has one")
+        self._model_last = self.lineno
+        if SUSPECT(text) is None:
+            try:
+                values = list(map(int, text.split()))
+            except ValueError:
+                values = literals(text, self._where(), self._limit, self._beyond, MODEL_HINT, InputError)
+        else:
+            values = literals(text, self._where(), self._limit, self._beyond, MODEL_HINT, InputError)
+        if not values:
+            return
+        if self._ended_at:
+            raise InputError(f"{self._where()}: literal {values[0]} after the model's ending 0 on line "
+                             f"{self._ended_at}; a solver gives one model")
+        if 0 in values:
+            end = values.index(0)
+            if end != len(values) - 1:
+                raise InputError(f"{self._where()}: literal {values[end + 1]} after the model's ending 0; "
+                                 "0 ends the model")
+            values.pop()
+            self._ended_at = self.lineno
+        if values and (max(values) > self._limit or min(values) < -self._limit):
+            wrong = next(v for v in values if not -self._limit <= v <= self._limit)
+            raise InputError(f"{self._where()}: literal {wrong} is {self._beyond}")
+        seen, model = self._seen, self._model
+        for value in values:
+            if value in seen:
+                continue
+            if -value in seen:
+                raise InputError(f"{self._where()}: literal {value} contradicts {-value} earlier in the model; "
+                                 "a model sets each variable once")
+            seen.add(value)
+            model.append(value)
+
+    # -- result --------------------------------------------------------------------------------------------
+
+    def finish(self) -> SolverAnswer:
+        """The answer read so far; an :class:`InputError` if there is none."""
+        status, status_line = self._status, self._status_line
+        if status is None:
+            if self._model_at and self._form == "minisat":
+                status, status_line = Answer.SAT, ""  # a bare model
+            elif self._model_at:
+                raise InputError(f"{self._where(self._model_at)}: a model but no status line; "
+                                 "expected 's SATISFIABLE' with the 'v' lines")
+            else:
+                last = f"its last line reads {show(self._tail[-1])}" if self._tail else "the output is empty"
+                raise InputError(f"{self.source}: {_NO_ANSWER}; {last}")
+        if status != Answer.SAT:
+            return SolverAnswer(status, None, True, "", status_line)
+        said = status_line or "a model"
+        if not self._model_at:
+            note = f"the output says {said!r} but gives no model"
+        elif not self._ended_at:
+            note = (f"the model is not ended by 0 (its last line is line {self._model_last}); "
+                    "the output looks cut off")
+        else:
+            note = ""
+        return SolverAnswer(Answer.SAT, list(self._model), not note, note, status_line)
+
+    # -- long lines (read_solver_output) ------------------------------------------------------------------
+
+    def _long_line(self, pieces: Iterator[str], first: str) -> None:
+        """A line longer than :data:`LINE_PIECE`: ``first`` is its start, ``pieces`` the rest.
+
+        A comment's remainder is skipped; a model line is read literal by literal; any other line this long
+        is an error.
+        """
+        line = first.lstrip(BLANKS)
+        words = line.split(None, 1)
+        head = words[0] if words else ""
+        cut = max(first.rfind(blank) for blank in BLANKS)
+        is_model = head == "v" or (self._form != "competition" and head[:1] in tuple("-0123456789"))
+        if line[:1] == "c" or not is_model or cut < 0:
+            # a comment (remembered, cut short); otherwise the line's start, read to judge it
+            self._line(first)
+            if line[:1] != "c":
+                raise InputError(f"{self._where()}: a line longer than {LINE_PIECE:,} characters that is neither "
+                                 "a comment nor a model line")
+            for _ in pieces:
+                pass
+            return
+        # a model line: cut at blanks so that no literal is split, then read each part as more of it
+        self._line(first[:cut])
+        carry = first[cut + 1:]
+        for piece in pieces:
+            text = carry + piece
+            cut = max(text.rfind(blank) for blank in BLANKS)
+            if cut < 0 and len(text) <= 64:
+                carry = text  # a literal split over pieces: wait for its end
+                continue
+            carry = text[cut + 1:] if cut >= 0 else ""
+            self._model_text(text[:cut] if cut >= 0 else text)
+        if carry:
+            self._model_text(carry)
+
+
+def parse_solver_output(text: str | bytes, source: str = "solver output", max_var: int | None = None) -> SolverAnswer:
+    """A solver's whole output as a :class:`SolverAnswer` (a thin wrapper over :class:`SolverOutputReader`).
+
+    >>> parse_solver_output("SAT\\n-1 2 0\\n").model
+    [-1, 2]
+    >>> parse_solver_output("s SATISFIABLE\\nv 1 -2").note
+    'the model is not ended by 0 (its last line is line 2); the output looks cut off'
+    """
+    reader = SolverOutputReader(source, max_var)
+    reader.feed(decode_text(text))
+    return reader.finish()
+
+
+def read_solver_output(stream: IO[str] | IO[bytes], source: str = "solver output",
+                       max_var: int | None = None) -> SolverAnswer:
+    """A solver's answer read from a text or binary stream (a file, a pipe), line by line.
+
+    Memory stays bounded by the model even for gigabytes of comments or a gigabyte-long line: lines are
+    read in pieces of at most :data:`LINE_PIECE` characters.  Bytes are decoded as UTF-8 (undecodable
+    bytes replaced) with LF, CRLF and CR line ends; the stream is left open.
+
+    >>> read_solver_output(io.BytesIO(b"c PicoSAT\\ns UNSATISFIABLE\\n")).status
+    'unsat'
+    """
+    reader = SolverOutputReader(source, max_var)
+    binary = isinstance(stream, (io.RawIOBase, io.BufferedIOBase))
+    text_stream: Any = io.TextIOWrapper(stream, encoding="utf-8", errors="replace") if binary else stream
+    readline = text_stream.readline
+
+    def piece() -> tuple[str, bool]:
+        """The next piece of a line, and whether it ends the line (a newline, or the end of the stream)."""
+        chunk = readline(LINE_PIECE)
+        if isinstance(chunk, (bytes, bytearray)):  # a byte stream of another kind
+            return chunk.decode("utf-8", errors="replace"), len(chunk) < LINE_PIECE or chunk.endswith(b"\n")
+        return chunk, len(chunk) < LINE_PIECE or chunk.endswith("\n")
+
+    def rest_of_line() -> Iterator[str]:
+        while True:
+            more, ends = piece()
+            if more:
+                yield more.rstrip("\r\n")
+            if ends:
+                return
+
+    try:
+        while True:
+            line, ends = piece()
+            if not line:
+                break
+            if ends:
+                reader.feed(line)
+            else:
+                reader._long_line(rest_of_line(), line)
+    finally:
+        if binary:
+            text_stream.detach()  # leave the caller's stream open
+    return reader.finish()

@@ -1,0 +1,457 @@
+"""The method contract: everything a front end may ask of a way of solving N-queens.
+
+A method (SAT, ILP, CP, backtracking, ...) is one subclass of :class:`Method` in a module of its own and one
+line in :mod:`nqueens_kit.methods.registry`.  The command line, the timing harness, the apps, the plots,
+the report and the notebooks never compare a method's name: they ask the method.
+
+What a method says about itself (class attributes and cheap methods, no solver is imported):
+
+- who it is: :attr:`~Method.name` (the registry key and the ``--method`` word), :attr:`~Method.title`,
+  :attr:`~Method.summary`;
+- what can be chosen: :meth:`~Method.variants` (called by :attr:`~Method.variant_word`: ``encoding``,
+  ``formulation``), :meth:`~Method.solvers` (registry entries, each with its own capabilities),
+  :meth:`~Method.settings` (named solver settings);
+- what it can do: :attr:`~Method.verbs` (``solve``, ``count``, ``iterate``), :attr:`~Method.complete`
+  (whether its "no" proves that no board exists), :attr:`~Method.features` (which parts of a
+  :class:`~nqueens_kit.problem.board.Problem` it honours: ``preplaced``, ``blocked``, ``break_symmetry``,
+  and ``reorder`` for benchmark instances that renumber its model);
+- how it looks: :meth:`~Method.colour` per variant, :attr:`~Method.linestyle`; each solver has its marker;
+- how it runs: :meth:`~Method.preload` (imports done before a benchmark's clock starts),
+  :attr:`~Method.interruptible` (pure Python that Ctrl-C stops in place), :meth:`~Method.size` (the size
+  guard's prediction), :attr:`~Method.count_rate` (for count estimates).
+
+What it does (in this process; :mod:`nqueens_kit.methods.verbs` adds time limits, child processes, size
+guards and the independent verification of every board): :meth:`~Method.solve_here`,
+:meth:`~Method.iter_boards`, :meth:`~Method.count_here`.
+
+A verb or feature a method lacks is refused by :meth:`Method.check` with one line that names the methods
+that have it, so a front end never needs to know which those are.
+
+>>> from nqueens_kit.methods import get_method
+>>> sat = get_method("sat")
+>>> sat.variant_word, "count" in sat.verbs, sat.honours("blocked")
+('encoding', True, True)
+>>> sat.choose("sequential").label
+'SAT sequential/pycosat'
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..errors import InputError, SolverError
+from ..problem.board import Board, Problem, canonical, violations
+from ..problem.results import CountResult, SolveResult, Status
+from ..runtime import isolate
+from ..runtime.limits import Size, check_size
+from ..solvers.base import Solver
+
+#: The verbs a method may have: one board, how many boards, the boards one by one.
+VERBS = ("solve", "count", "iterate")
+#: The parts of a :class:`Problem` a method may honour, and ``reorder`` (benchmark instances that renumber
+#: the method's model, ``Choice.order``).
+FEATURES = ("preplaced", "blocked", "break_symmetry", "reorder")
+#: How each feature is named in a refusal.
+FEATURE_TEXT = {"preplaced": "pre-placed queens", "blocked": "blocked cells",
+                "break_symmetry": "symmetry breaking", "reorder": "reordered instances (--instances without "
+                                                                  "--place-random)"}
+VERB_TEXT = {"solve": "solve", "count": "count", "iterate": "list boards one by one"}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A method with its variant, solver and settings resolved, by name (so it crosses processes and files).
+
+    This is what a sweep times (a *configuration*), what a result row records and what every verb runs.
+    """
+
+    method: str
+    variant: str | None = None
+    solver: str | None = None
+    settings: str | None = None
+    #: A seed that renumbers the variables and reorders the clauses or constraints (one *instance* of the
+    #: same problem, for benchmarks); None keeps the natural order.
+    order: int | None = None
+
+    @property
+    def implementation(self) -> Method:
+        return get_method(self.method)
+
+    @property
+    def label(self) -> str:
+        """A short name for legends and table headers: ``SAT pairwise/pycosat``, ``ILP lines/cbc, default``,
+        ``backtrack``."""
+        return self.implementation.label(self)
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        """The identity of the configuration (order left out): method, variant, solver, settings."""
+        return (self.method, self.variant or "", self.solver or "", self.settings or "")
+
+    @property
+    def encoding(self) -> str | None:
+        """The variant when the method calls it an encoding (a results column)."""
+        return self.variant if self.implementation.variant_word == "encoding" else None
+
+    @property
+    def formulation(self) -> str | None:
+        """The variant when the method calls it a formulation (a results column)."""
+        return self.variant if self.implementation.variant_word == "formulation" else None
+
+    def style(self) -> dict[str, Any]:
+        """Keyword arguments for matplotlib's ``plot``: the method's colour for the variant, the solver's
+        marker, the method's line style (hollow markers and a dotted line for non-default settings)."""
+        return self.implementation.style(self)
+
+
+class Method(ABC):
+    """One way of solving N-queens (see the module docstring for the contract as a whole)."""
+
+    #: The registry key and the word of ``--method``.
+    name: ClassVar[str]
+    #: A short title for tables and messages (``SAT``, ``CP``).
+    title: ClassVar[str]
+    #: One line: what the method is.
+    summary: ClassVar[str]
+    #: What the method calls its variants (``encoding``, ``formulation``); None when it has none.
+    variant_word: ClassVar[str | None] = None
+    #: The verbs it has (see :data:`VERBS`).  ``iterate`` implies ``count``.
+    verbs: ClassVar[frozenset[str]] = frozenset({"solve"})
+    #: True when its "no" is a proof that no board exists; an incomplete method (local search) never says
+    #: infeasible: what it cannot find ends as ``timeout``.
+    complete: ClassVar[bool] = True
+    #: The problem features it honours (see :data:`FEATURES`).
+    features: ClassVar[frozenset[str]] = frozenset()
+    #: Its line style in plots (a matplotlib style: ``"-"`` or a dash tuple); each variant has a colour
+    #: (:meth:`colour`), each solver a marker.
+    linestyle: ClassVar[Any] = "-"
+    #: Colour per variant (the key None for a method without variants).
+    colours: ClassVar[Mapping[str | None, str]] = {}
+    #: Pure Python, stopped by Ctrl-C where it runs; False when a solver ignores Ctrl-C (pycosat) or runs as
+    #: its own process, so the command line always runs it in a child process it can kill.
+    interruptible: ClassVar[bool] = False
+    #: Rough boards per second a count enumerates at (2-core machine of 2026), for estimates only.
+    count_rate: ClassVar[float] = 10_000.0
+    #: The variants a sweep times when none are named (empty: the default variant).
+    bench_variants: ClassVar[tuple[str, ...]] = ()
+    #: Whether its solvers can write a proof of "no" (``solve --proof``: the solvers with the ``proofs``
+    #: capability write it, an independent checker checks it).
+    proves: ClassVar[bool] = False
+    #: Whether a count stopped by its limit has the boards counted so far (a lower bound); a model counter
+    #: has no count until it has all of it.
+    partial_counts: ClassVar[bool] = True
+
+    def __repr__(self) -> str:
+        return f"<method {self.name}>"
+
+    # ------------------------------------------------------------------------------ what can be chosen
+
+    def variants(self) -> Mapping[str, Any]:
+        """Name -> variant object (an :class:`~nqueens_kit.methods.sat.encodings.Encoding`, a formulation),
+        the default first; each has a ``summary``.  Empty for a method without variants."""
+        return {}
+
+    def solvers(self) -> Mapping[str, Solver]:
+        """Name -> solver registry entry, the default first; empty for a method that needs no solver."""
+        return {}
+
+    def settings(self) -> Mapping[str, str]:
+        """Named solver settings -> what each means, the default first; empty when there is nothing to set."""
+        return {}
+
+    def available(self) -> bool:
+        """Whether the method can run here (its default solver is installed, or it needs none)."""
+        solvers = self.solvers()
+        return not solvers or any(s.available() for s in solvers.values())
+
+    def install_hint(self) -> str:
+        """How to make the method available (the default solver's hint)."""
+        solvers = self.solvers()
+        return next(iter(solvers.values())).install_hint() if solvers else ""
+
+    def solver(self, name: str | None) -> Solver:
+        """The solver entry called ``name`` (None: the default), a solver outside the registry the method
+        accepts (:meth:`unregistered_solver`), or a one-line error listing the valid ones."""
+        solvers = self.solvers()
+        if not solvers:
+            raise InputError(f"--solver does not apply to --method {self.name}: it uses no solver")
+        if name is None:
+            return next(iter(solvers.values()))
+        if not isinstance(name, str) or not name.strip():
+            raise InputError(f"a solver is named by a word such as {', '.join(list(solvers)[:3])}, not {name!r}")
+        if name in solvers:
+            return solvers[name]
+        found = self.unregistered_solver(name)
+        if found is not None:
+            return found
+        owners = [m.name for m in METHODS.values() if name in m.solvers()]
+        elsewhere = f"; {name} is a solver of --method {owners[0]}" if owners else ""
+        anything = f", {self.unregistered_hint}" if self.unregistered_hint else ""
+        raise InputError(f"unknown solver {name[:40]!r} for --method {self.name}; valid: {', '.join(solvers)}"
+                         f"{anything}{elsewhere}")
+
+    #: What else :meth:`solver` accepts, for its error message ("" if nothing).
+    unregistered_hint: ClassVar[str] = ""
+
+    def unregistered_solver(self, name: str) -> Solver | None:
+        """A solver that is not a registry entry but that the method accepts by name (a DIMACS executable on
+        PATH for SAT); None by default."""
+        return None
+
+    # --------------------------------------------------------------------------------- what it can do
+
+    def has(self, verb: str) -> bool:
+        return verb in self.verbs
+
+    def honours(self, feature: str) -> bool:
+        return feature in self.features
+
+    def check(self, problem: Problem | None = None, verb: str = "solve") -> None:
+        """Refuse, with one line naming the methods that can, a verb the method lacks or a part of the
+        problem it cannot honour."""
+        if verb not in self.verbs:
+            able = [m.name for m in METHODS.values() if verb in m.verbs]
+            extra = "; it gives one board" if verb != "solve" and "solve" in self.verbs else ""
+            raise InputError(f"--method {self.name} cannot {VERB_TEXT.get(verb, verb)}{extra}: "
+                             f"use --method {' or '.join(able)}")
+        if problem is not None:
+            for feature in sorted(problem.features() - self.features):
+                able = [m.name for m in METHODS.values() if feature in m.features and verb in m.verbs]
+                raise InputError(f"--method {self.name} cannot honour {FEATURE_TEXT[feature]}; methods that can: "
+                                 f"{', '.join(able)}")
+
+    # ---------------------------------------------------------------------------------- choosing
+
+    def choose(self, variant: str | None = None, solver: str | None = None, settings: str | None = None,
+               *, check_installed: bool = False) -> Choice:
+        """Resolve the names to a :class:`Choice`; a variant, solver or settings the method does not have is a
+        one-line error.  Whether the solver is installed is asked only with ``check_installed``."""
+        if variant is not None and not self.variants():
+            raise InputError(f"--{self._word_option()} does not apply to --method {self.name} ({self.summary})")
+        if settings is not None and not self.settings():
+            raise InputError(f"--settings does not apply to --method {self.name}: it has no solver settings")
+        name = self.default_variant() if variant is None else self._variant_name(variant)
+        backend = self.solver(solver).name if (solver is not None or self.solvers()) else None
+        if check_installed and backend is not None:
+            self.solver(backend).require()
+        chosen_settings = None
+        if self.settings():
+            chosen_settings = next(iter(self.settings())) if settings is None else self._settings_name(settings)
+        return Choice(self.name, name, backend, chosen_settings)
+
+    def default_variant(self) -> str | None:
+        return next(iter(self.variants()), None)
+
+    def _word_option(self) -> str:
+        return "encoding / --formulation" if self.variant_word is None else self.variant_word
+
+    def _variant_name(self, variant: str) -> str:
+        if not isinstance(variant, str) or variant not in self.variants():
+            raise InputError(f"unknown {self.variant_word} {str(variant)[:40]!r} for --method {self.name}; "
+                             f"valid: {', '.join(self.variants())}")
+        return variant
+
+    def _settings_name(self, settings: str) -> str:
+        if not isinstance(settings, str) or settings not in self.settings():
+            raise InputError(f"unknown settings {str(settings)[:40]!r} for --method {self.name}; "
+                             f"valid: {', '.join(self.settings())}")
+        return settings
+
+    # ------------------------------------------------------------------------------- describing
+
+    def label(self, choice: Choice) -> str:
+        """``SAT pairwise/pycosat`` (``, default`` for non-default settings); the method's name without variants
+        or solvers."""
+        if choice.variant is None and choice.solver is None:
+            return self.name
+        head = f"{self.title} {choice.variant}" if choice.variant else self.title
+        text = f"{head}/{choice.solver}" if choice.solver else head
+        if choice.settings is not None and choice.settings != next(iter(self.settings()), None):
+            text += f", {choice.settings}"
+        return text
+
+    def describe(self, choice: Choice) -> str:
+        """How a run was made, for the command line's first line: ``SAT, pairwise encoding, pycosat``."""
+        parts = [self.title]
+        if choice.variant is not None:
+            parts.append(f"{choice.variant} {self.variant_word}")
+        if choice.solver is not None:
+            parts.append(choice.solver)
+        return ", ".join(parts)
+
+    def colour(self, variant: str | None = None) -> str:
+        """The colour of a variant (the method's own for one without variants)."""
+        return self.colours.get(variant, self.colours.get(None, "#999999"))
+
+    def style(self, choice: Choice) -> dict[str, Any]:
+        """Keyword arguments for matplotlib's ``plot`` (see :meth:`Choice.style`)."""
+        solvers = self.solvers()
+        entry = solvers.get(choice.solver) if choice.solver is not None else None
+        marker = entry.marker if entry is not None else self.marker
+        look: dict[str, Any] = {"color": self.colour(choice.variant), "marker": marker, "linestyle": self.linestyle}
+        if choice.settings is not None and choice.settings != next(iter(self.settings()), None):
+            look.update(linestyle=":", markerfacecolor="white")
+        return look
+
+    #: Marker of a method without solvers.
+    marker: ClassVar[str] = "."
+
+    # ----------------------------------------------------------------------------------- running
+
+    def preload(self, choice: Choice) -> None:
+        """Import what a run of ``choice`` needs, so that a benchmark's clock starts after the imports."""
+        if choice.solver is not None:
+            self.solver(choice.solver).preload()
+
+    def size(self, problem: Problem, choice: Choice) -> Size | None:
+        """The predicted size and memory of what the method builds (None: nothing of note)."""
+        return None
+
+    def size_advice(self, problem: Problem, choice: Choice) -> str:
+        """What to do instead when :meth:`size` is over the budget."""
+        return "use a smaller n, or --method construct for one board of any size"
+
+    def check_size(self, problem: Problem, choice: Choice, max_memory: Any = None) -> None:
+        size = self.size(problem, choice)
+        if size is not None:
+            what = f"the {choice.variant} {self.model_word}" if choice.variant else f"the {self.model_word}"
+            check_size(size, f"{what} of {problem.n}-queens", self.size_advice(problem, choice), max_memory)
+
+    #: What the method builds, for the size guard's messages.
+    model_word: ClassVar[str] = "model"
+
+    def options(self, choice: Choice) -> dict[str, Any]:
+        """The solver options a run of ``choice`` uses, as recorded in results and sidecars."""
+        return {}
+
+    # ------------------------------------------------------------------------------ doing the work
+
+    @abstractmethod
+    def solve_here(self, problem: Problem, choice: Choice, deadline: float | None) -> SolveResult:
+        """One board of ``problem``, or infeasible, or timeout at ``deadline`` (``time.monotonic()``
+        seconds, honoured where the solver can stop itself), in this process.  The result need not be
+        verified yet: the verbs verify every board independently."""
+
+    def iter_boards(self, problem: Problem, choice: Choice) -> Iterator[Board]:
+        """Every board of ``problem``, each exactly once (for methods with ``iterate``)."""
+        raise InputError(f"--method {self.name} cannot list boards one by one")
+
+    def count_here(self, problem: Problem, choice: Choice, fundamental: bool) -> tuple[int, int | None]:
+        """``(boards, fundamental boards or None)``, every board verified; about five times a second
+        :func:`~nqueens_kit.runtime.isolate.report` sends ``(count, fundamental so far)``."""
+        seen: set[bytes] = set()
+        classes: set[bytes] = set()
+        last = time.monotonic()
+        for board in verified(self.iter_boards(problem, choice), problem, choice.solver or self.name):
+            key = board_key(board)
+            if key in seen:
+                raise SolverError(f"{choice.solver or self.name} returned the board {board_text(board)} twice; "
+                                  "the count cannot be trusted (is the solver ignoring blocking clauses?)")
+            seen.add(key)
+            if fundamental:
+                classes.add(board_key(canonical(problem.n, board)))
+            now = time.monotonic()
+            if now - last > 0.2:
+                isolate.report((len(seen), len(classes) if fundamental else None))
+                last = now
+        return len(seen), (len(classes) if fundamental else None)
+
+    def count_note(self, result: CountResult) -> str:
+        """A sentence the command line prints under a finished count (how it was done, what it cost)."""
+        return ""
+
+
+# -------------------------------------------------------------------------------------- the registry
+
+#: Name -> method, the default first: filled by :mod:`nqueens_kit.methods.registry` (one line per method).
+METHODS: dict[str, Method] = {}
+
+
+def get_method(name: str | Method | None) -> Method:
+    """A method by name (None: the default), or a one-line :class:`InputError` listing the valid ones."""
+    if isinstance(name, Method):
+        return name
+    if name is None:
+        return next(iter(METHODS.values()))
+    try:
+        return METHODS[name]
+    except (KeyError, TypeError):
+        raise InputError(f"unknown method {str(name)[:40]!r}; valid: {', '.join(METHODS)}") from None
+
+
+def method_of_solver(name: str) -> Method:
+    """The method whose solvers include ``name`` (the first in registry order; a DIMACS executable on PATH is
+    a SAT solver), or a one-line error listing every solver."""
+    for method in METHODS.values():
+        if name in method.solvers():
+            return method
+    for method in METHODS.values():
+        try:
+            method.solver(name)
+        except InputError:
+            continue
+        return method
+    valid = ", ".join(dict.fromkeys(s for m in METHODS.values() for s in m.solvers()))
+    raise InputError(f"unknown solver {str(name)[:40]!r}; valid: {valid}, or a DIMACS solver on PATH")
+
+
+def methods_with(verb: str) -> list[Method]:
+    """The methods that have ``verb`` (``solve``, ``count``, ``iterate``), in registry order."""
+    return [m for m in METHODS.values() if verb in m.verbs]
+
+
+# --------------------------------------------------------------------------------------- helpers
+
+
+def board_key(board: Board) -> bytes:
+    """A compact key of a verified board (its columns, one queen per row), to remember millions cheaply."""
+    if len(board) < 256:  # every column fits in a byte
+        return bytes([c for _, c in board])
+    return b"".join(c.to_bytes(4, "little") for _, c in board)
+
+
+def cells_key(board: Board) -> bytes:
+    """A key of any set of cells (an unverified board may hold two queens in a row)."""
+    return b"".join(r.to_bytes(4, "little") + c.to_bytes(4, "little") for r, c in board)
+
+
+def board_text(board: Board) -> str:
+    return " ".join(f"{r},{c}" for r, c in board)
+
+
+def verified(boards: Iterator[Board], problem: Problem, who: str) -> Iterator[Board]:
+    """Pass boards on after the independent verifier has accepted each one (and, with symmetry broken,
+    found it canonical)."""
+    for board in boards:
+        if not problem.verify(board):
+            wrong = violations(problem.n, board, problem.preplaced, problem.blocked) or ["rejected by verify"]
+            raise SolverError(f"{who} returned a board that is not a solution ({wrong[0]}): {board_text(board)[:80]}")
+        if problem.break_symmetry and canonical(problem.n, board) != tuple(board):
+            raise SolverError(f"{who} let a board through that symmetry breaking excludes (not the canonical one of "
+                              f"its orbit): {board_text(board)[:80]}")
+        yield board
+
+
+def infeasible_message(problem: Problem) -> str:
+    """Why there is no board, in the words of the problem's own restrictions."""
+    if problem.blocked:
+        keep = " and keeps the pre-placed queens" if problem.preplaced else ""
+        return f"no board of {problem.n}-queens avoids the {len(problem.blocked)} blocked cells{keep}"
+    if problem.preplaced:
+        return f"the pre-placed queens cannot be completed to a solution of {problem.n}-queens"
+    return f"{problem.n}-queens has no solution (only n = 2 and n = 3 have none)"
+
+
+def stopped_result(problem: Problem, method: Method, choice: Choice, status: Status, message: str,
+                   seconds: float = 0.0) -> SolveResult:
+    """The result of a run that ended without an answer (a time limit, a memory limit, a Stop button)."""
+    size = method.size(problem, choice)
+    return SolveResult(n=problem.n, method=method.name, status=status, variant=choice.variant, solver=choice.solver,
+                       preplaced=problem.preplaced, blocked=problem.blocked, break_symmetry=problem.break_symmetry,
+                       solve_seconds=seconds, variables=size.variables if size else None,
+                       clauses=size.clauses if size else None, constraints=size.constraints if size else None,
+                       message=message, variant_kind=method.variant_word)

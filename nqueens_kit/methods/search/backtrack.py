@@ -1,0 +1,189 @@
+"""Bitmask backtracking: the standard bit-parallel search, row by row, with no solver.
+
+- :func:`iter_backtrack`: every solution in lexicographic order of columns (free columns and both diagonal
+  directions as bit masks; pre-placed queens and blocked cells restrict each row's free columns);
+- :func:`count_backtrack`: the count of the bare problem, using the left-right mirror (first-row queens in
+  the left half count twice) and the same masks; the ground truth the SAT and ILP counts are tested against
+  and the baseline of the benchmarks;
+- :class:`BacktrackMethod`: the method (solve, count, iterate; pre-placed queens, blocked cells, and symmetry
+  breaking by keeping the canonical board of every orbit).
+
+>>> count_backtrack(8), count_backtrack(8, fundamental=True)
+(92, 12)
+>>> next(iter_backtrack(Problem(5, blocked=[(1, 1)])))
+((1, 2), (2, 4), (3, 1), (4, 3), (5, 5))
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+
+from ...problem.board import Board, Cell, Problem, canonical, from_columns, parse_n
+from ...problem.results import SolveResult, Status
+from ...runtime import isolate
+from ...runtime.limits import Size
+from ..base import Choice, Method, infeasible_message
+
+#: Progress is reported for every finished subtree of this many last rows.
+REPORT_ROWS = 12
+#: Up to this n the counter recurses (Python's recursion limit is 1000 frames); above, it iterates.
+RECURSION_SAFE = 400
+
+
+class BacktrackMethod(Method):
+    name = "backtrack"
+    title = "backtracking"
+    summary = "bitmask backtracking row by row, no solver"
+    verbs = frozenset({"solve", "count", "iterate"})
+    features = frozenset({"preplaced", "blocked", "break_symmetry"})
+    linestyle = "-."
+    colours = {None: "#666666"}
+    interruptible = True
+    count_rate = 110_000.0
+
+    def describe(self, choice: Choice) -> str:
+        return "bitmask backtracking"
+
+    def size(self, problem: Problem, choice: Choice) -> Size:
+        """The search keeps one row's bit masks (three n-bit integers and a candidate set) per row on its
+        stack: about n²/2 bytes at full depth."""
+        n = problem.n
+        return Size(n, memory=n * n // 2 + 200 * n)
+
+    def size_advice(self, problem: Problem, choice: Choice) -> str:
+        return "use a smaller n (bitmask backtracking finds first boards quickly only up to n of about 30), or " \
+               "--method construct or local-search for one board of any size"
+
+    def solve_here(self, problem: Problem, choice: Choice, deadline: float | None) -> SolveResult:
+        start = time.perf_counter()
+        board = next(self.iter_boards(problem, choice), None)
+        seconds = time.perf_counter() - start
+        if board is None:
+            return SolveResult.of(problem, self.name, Status.INFEASIBLE, solve_seconds=seconds,
+                                  message=infeasible_message(problem))
+        return SolveResult.of(problem, self.name, Status.SOLVED, queens=board, solve_seconds=seconds)
+
+    def iter_boards(self, problem: Problem, choice: Choice) -> Iterator[Board]:
+        boards = iter_backtrack(problem)
+        if problem.break_symmetry:  # the canonical board of each orbit, as lex-leader constraints keep
+            return (board for board in boards if canonical(problem.n, board) == board)
+        return boards
+
+    def count_here(self, problem: Problem, choice: Choice, fundamental: bool) -> tuple[int, int | None]:
+        if not problem.plain or fundamental:
+            return super().count_here(problem, choice, fundamental)
+        last = [time.monotonic()]
+
+        def progress(total: int) -> None:
+            if time.monotonic() - last[0] > 0.2:
+                isolate.report((total, None))
+                last[0] = time.monotonic()
+
+        return count_backtrack(problem.n, progress=progress), None
+
+
+def iter_backtrack(n: int | Problem, preplaced: tuple[Cell, ...] = ()) -> Iterator[Board]:
+    """Every solution by backtracking, row by row, in lexicographic order of columns (iterative: any n).
+    A :class:`Problem` brings its pre-placed queens and blocked cells (its symmetry is the method's affair)."""
+    problem = n if isinstance(n, Problem) else Problem(n, preplaced)
+    n = problem.n
+    fixed = dict(problem.preplaced)
+    full = (1 << n) - 1
+    closed: dict[int, int] = {}
+    for r, c in problem.blocked:
+        closed[r] = closed.get(r, 0) | (1 << (c - 1))
+    columns: list[int] = []
+    # per row on the stack: the columns still to try, and the masks the row was entered with
+    stack: list[tuple[int, int, int, int]] = []
+
+    def free_in(row: int, cols: int, left: int, right: int) -> int:
+        free = full & ~(cols | left | right | closed.get(row, 0))
+        return free & (1 << (fixed[row] - 1)) if row in fixed else free
+
+    stack.append((free_in(1, 0, 0, 0), 0, 0, 0))
+    while stack:  # choosing the queen of row len(stack); columns holds the rows above it
+        free, cols, left, right = stack[-1]
+        if not free:
+            stack.pop()
+            if columns:
+                columns.pop()  # the row above tries its next column
+            continue
+        bit = free & -free
+        stack[-1] = (free ^ bit, cols, left, right)
+        row = len(stack)
+        if row == n:
+            yield from_columns([*columns, bit.bit_length()])
+            continue
+        columns.append(bit.bit_length())
+        ncols, nleft, nright = cols | bit, ((left | bit) << 1) & full, (right | bit) >> 1
+        stack.append((free_in(row + 1, ncols, nleft, nright), ncols, nleft, nright))
+
+
+def count_backtrack(n: int, fundamental: bool = False, progress: Callable[[int], None] | None = None) -> int:
+    """Number of solutions (or fundamental solutions) by bitmask backtracking.
+
+    Counting all solutions uses the left-right mirror: first-row queens in the left half count twice.  The
+    search is split on the first rows, and ``progress`` (if given) gets the running count after each part.
+    """
+    n = parse_n(n)
+    if fundamental:
+        return len({canonical(n, board) for board in iter_backtrack(n)})
+    if n > RECURSION_SAFE:
+        total = 0
+        for total, _board in enumerate(iter_backtrack(n), start=1):  # noqa: B007
+            if progress is not None and total % 4096 == 0:
+                progress(total)
+        if progress is not None:
+            progress(total)
+        return total
+    full = (1 << n) - 1
+    # progress is reported after every finished subtree of the last REPORT_ROWS rows, so even a count
+    # that never ends (n = 30) shows its running total
+    level = max(1, n - REPORT_ROWS)
+    running = [0, 0]  # boards counted so far; weight of the current first-rows placement
+
+    def count(cols: int, left: int, right: int, placed: int) -> int:
+        if cols == full:
+            return 1
+        total = 0
+        free = full & ~(cols | left | right)
+        while free:
+            bit = free & -free
+            free ^= bit
+            found = count(cols | bit, ((left | bit) << 1) & full, (right | bit) >> 1, placed + 1)
+            total += found
+            if placed + 1 == level and progress is not None:
+                running[0] += found * running[1]
+                progress(running[0])
+        return total
+
+    depth = 1 if n < 10 else 2 if n < 16 else 3
+    total = 0
+    for weight, cols, left, right in _prefixes(n, depth):
+        running[0], running[1] = total, weight
+        total += weight * count(cols, left, right, min(depth, n))
+        if progress is not None:
+            progress(total)
+    return total
+
+
+def _prefixes(n: int, depth: int) -> Iterator[tuple[int, int, int, int]]:
+    """``(weight, cols, left, right)`` for every non-attacking placement of the first ``depth`` rows, with the
+    first-row queen in the left half (weight 2: it stands for its mirror image too) or the middle (weight 1)."""
+    full = (1 << n) - 1
+
+    def extend(row: int, weight: int, cols: int, left: int, right: int) -> Iterator[tuple[int, int, int, int]]:
+        if row == depth or cols == full:
+            yield weight, cols, left, right
+            return
+        free = full & ~(cols | left | right)
+        if row == 0:
+            free &= (1 << ((n + 1) // 2)) - 1
+        while free:
+            bit = free & -free
+            free ^= bit
+            w = (1 if n % 2 and bit == 1 << (n // 2) else 2) if row == 0 else weight
+            yield from extend(row + 1, w, cols | bit, ((left | bit) << 1) & full, (right | bit) >> 1)
+
+    yield from extend(0, 1, 0, 0, 0)
