@@ -20,6 +20,7 @@ from .base import METHODS, Method, get_method, method_of_solver, methods_with
 ENTRIES = (
     "sat.method:SatMethod",
     "ilp.method:IlpMethod",
+    "cp:CpMethod",
     "search.construct:ConstructMethod",
     "search.backtrack:BacktrackMethod",
     "modelcount:ModelCountMethod",
