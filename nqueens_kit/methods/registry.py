@@ -21,6 +21,7 @@ ENTRIES = (
     "sat.method:SatMethod",
     "ilp.method:IlpMethod",
     "cp:CpMethod",
+    "search.local_search:LocalSearchMethod",
     "search.construct:ConstructMethod",
     "search.backtrack:BacktrackMethod",
     "modelcount:ModelCountMethod",
