@@ -209,6 +209,14 @@ def _agreement_notes(rows: Sequence[Mapping[str, Any]]) -> list[str]:
         shown = "; ".join(f"n = {n}" + (f" with queens at {placed}" if placed else "") for n, placed in infeasible[:8])
         more = f" and {len(infeasible) - 8} more" if len(infeasible) > 8 else ""
         notes.append(f"{len(infeasible)} instances have no solution (every method says infeasible): {shown}{more}.")
+    known: dict[str, int] = {}
+    for row in rows:
+        if row["status"] == "infeasible":
+            how = row.get("known_by") or "not recorded (a file from before the kit recorded it)"
+            known[how] = known.get(how, 0) + 1
+    if known:
+        notes.append("How each \"no\" is known: " + ", ".join(f"{count} by {how}" for how, count in sorted(
+            known.items())) + ".")
     for (n, repeat, placed), seen in sorted(answers.items()):
         if len(set(seen.values())) > 1:
             verdicts = ", ".join(f"{label}: {status}" for label, status in seen.items())
@@ -442,6 +450,12 @@ def to_html(blocks: Sequence[Block], title: str = "Timing report") -> str:
             f"<style>{style}</style></head>\n<body>\n" + _html_body(blocks) + "\n</body></html>\n")
 
 
+def printable(text: Any) -> str:
+    """Text a page can hold: a command line's undecodable bytes (kept by Python as lone surrogates) shown as
+    the replacement character instead of failing the write."""
+    return os.fsencode(os.fspath(text) if isinstance(text, os.PathLike) else str(text)).decode("utf-8", "replace")
+
+
 def write_report(csv_path: str | os.PathLike[str], out_dir: str | os.PathLike[str],
                  title: str | None = None) -> Path:
     """Write ``README.md``, ``index.html`` and the three plots into ``out_dir``; returns the README's path.
@@ -453,7 +467,8 @@ def write_report(csv_path: str | os.PathLike[str], out_dir: str | os.PathLike[st
 
     rows = read_results(csv_path)
     if not rows:
-        raise InputError(f"{csv_path} holds no results yet; run nqueens-kit bench first")
+        raise InputError(f"{printable(csv_path)} holds no results yet; run nqueens-kit bench first")
+    title = None if title is None else printable(title)
     folder = Path(out_dir)
     if folder.exists() and not folder.is_dir():
         raise InputError(f"{folder} is a file; give a folder for the report")
@@ -469,11 +484,11 @@ def write_report(csv_path: str | os.PathLike[str], out_dir: str | os.PathLike[st
     for (name, _alt, _caption), draw in zip(PLOTS, drawings, strict=True):
         save_figure(draw(rows), folder / name)
         images.append(name)
-    blocks = report_blocks(rows, read_meta(csv_path), Path(csv_path).name, title, images)
+    blocks = report_blocks(rows, read_meta(csv_path), printable(Path(csv_path).name), title, images)
     page = folder / "README.md"
     try:
-        page.write_text(to_markdown(blocks), encoding="utf-8")
-        (folder / "index.html").write_text(to_html(blocks, title or blocks[0][1]), encoding="utf-8")
+        page.write_text(printable(to_markdown(blocks)), encoding="utf-8")
+        (folder / "index.html").write_text(printable(to_html(blocks, title or blocks[0][1])), encoding="utf-8")
     except OSError as exc:
         raise InputError(f"cannot write the report in {folder}: {exc.strerror or exc}") from None
     return page

@@ -33,11 +33,11 @@ COLUMNS = (
     "variables", "clauses", "constraints", "build_seconds", "solve_seconds", "total_seconds",
     "peak_rss_mb", "verified", "place_random", "preplaced", "seed", "time_limit", "message",
     "instance", "settings", "solver_seconds", "cpu_seconds", "startup_seconds", "family", "density", "blocked",
-    "conflicts", "nodes",
+    "conflicts", "nodes", "variant", "known_by",
 )
 #: Columns an older results file may lack (they were added later); read as empty.
 LATER_COLUMNS = ("instance", "settings", "solver_seconds", "cpu_seconds", "startup_seconds", "family", "density",
-                 "blocked", "conflicts", "nodes")
+                 "blocked", "conflicts", "nodes", "variant", "known_by")
 INT_COLUMNS = ("n", "repeat", "variables", "clauses", "constraints", "place_random", "seed", "instance", "conflicts",
                "nodes")
 FLOAT_COLUMNS = ("build_seconds", "solve_seconds", "total_seconds", "peak_rss_mb", "time_limit",
@@ -85,12 +85,23 @@ def csv_value(value: Any) -> Any:
     return value
 
 
-def row_text(row: Mapping[str, Any]) -> str:
+def row_text(row: Mapping[str, Any], columns: tuple[str, ...] = COLUMNS) -> str:
     """One row as CSV text with its line ending."""
     buffer = io.StringIO()
-    csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n").writerow(
-        {k: csv_value(row.get(k)) for k in COLUMNS})
+    csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n").writerow(
+        {k: csv_value(row.get(k)) for k in columns})
     return buffer.getvalue()
+
+
+def extra_columns(path: str | os.PathLike[str]) -> tuple[str, ...]:
+    """The columns of an existing results file that the kit does not write (a user's notes, say), in order:
+    a resumed sweep keeps them and their values."""
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            header = next(csv.reader(handle), [])
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return ()
+    return tuple(dict.fromkeys(c for c in header if c and c not in COLUMNS))
 
 
 def target(path: str | os.PathLike[str]) -> Path:
@@ -110,9 +121,10 @@ class ResultsFile:
     """The CSV being written, locked for the sweep; see the module docstring."""
 
     def __init__(self, path: str | os.PathLike[str], kept: Iterable[Mapping[str, Any]] = (),
-                 lock: Lock | None = None) -> None:
+                 lock: Lock | None = None, extra: tuple[str, ...] = ()) -> None:
         self.shown = Path(path)
         self.path = target(path)
+        self.columns = COLUMNS + tuple(c for c in extra if c not in COLUMNS)
         self.lock = lock or Lock(self.path)
         try:
             self._start(kept)
@@ -127,7 +139,10 @@ class ResultsFile:
 
     def _start(self, kept: Iterable[Mapping[str, Any]]) -> None:
         """Write the header and the kept rows to a new file that replaces the old one in one step."""
-        text = row_text(dict(zip(COLUMNS, COLUMNS, strict=True))) + "".join(row_text(row) for row in kept)
+        columns = self.columns
+        text = row_text(dict(zip(columns, columns, strict=True)), columns) + "".join(
+            row_text(row, columns) for row in kept)
+        tmp: str | None = None
         try:
             fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
             umask = os.umask(0)
@@ -139,13 +154,15 @@ class ResultsFile:
                 os.fsync(out.fileno())
             os.replace(tmp, self.path)
         except OSError as exc:
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)  # no stray half-written file beside the results
             raise InputError(f"cannot write {self.shown}: {exc.strerror or exc}; choose another output file") from None
 
     def write(self, row: Mapping[str, Any]) -> None:
         """Append one row in one piece (no buffering: every byte goes straight to the file), synced; on
         failure cut back to the last whole row and raise one line."""
         assert self.fd is not None
-        data = row_text(row).encode("utf-8")
+        data = row_text(row, self.columns).encode("utf-8")
         good = os.lseek(self.fd, 0, os.SEEK_END)
         try:
             view = memoryview(data)

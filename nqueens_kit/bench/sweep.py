@@ -34,7 +34,7 @@ from . import worker
 from .config import choice_from_row, parse_choice, parse_ns
 from .environment import command_line, environment, load_average, now
 from .instances import FAMILIES, cells_text, family_cells, random_preplacement
-from .results import DONE_STATUSES, Lock, ResultsFile, read_meta, read_results, target, write_meta
+from .results import DONE_STATUSES, Lock, ResultsFile, extra_columns, read_meta, read_results, target, write_meta
 
 DEFAULT_REPEAT = 3
 DEFAULT_TIMEOUT = 30.0
@@ -115,6 +115,7 @@ def make_row(run: Run, record: Mapping[str, Any], place_random: int, seed: int,
         "preplaced": cells_text(run.preplaced),
         "seed": seed if place_random or run.order is not None or run.blocked else None, "time_limit": time_limit,
         "family": family, "density": density, "blocked": cells_text(run.blocked),
+        "known_by": record.get("known_by") if status == Status.INFEASIBLE else None,
         "message": " ".join(str(record.get("message") or "").split()),
     }
     for column in ("variables", "clauses", "constraints", "build_seconds", "solve_seconds", "total_seconds",
@@ -272,7 +273,7 @@ def run_sweep(configs: Sequence[Choice | str], ns: Sequence[int] | str, repeat: 
         try:
             if resume and path.exists():
                 kept = _kept_rows(path, runs, timeout)
-            results = ResultsFile(path, kept, lock)
+            results = ResultsFile(path, kept, lock, extra_columns(path) if resume else ())
         except BaseException:
             lock.release()
             raise

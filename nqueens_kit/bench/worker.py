@@ -53,7 +53,7 @@ def run_job(spec: Mapping[str, Any], time_limit: float | None) -> dict[str, Any]
         "variables": result.variables, "clauses": result.clauses, "constraints": result.constraints,
         "build_seconds": result.build_seconds, "solve_seconds": result.solve_seconds, "total_seconds": total,
         "solver_seconds": result.stats.get("solver_seconds"), "verified": result.verified,
-        "message": result.message, "options": result.options,
+        "message": result.message, "options": result.options, "known_by": result.known_by,
         "conflicts": _count(result.stats.get("conflicts")), "nodes": _count(result.stats.get("nodes")),
     }
 

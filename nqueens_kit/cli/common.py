@@ -137,6 +137,8 @@ def report_solve(result: SolveResult, as_json: bool, how: str | None = None) -> 
             print(f"CBC options ({result.options['settings']}): {', '.join(result.options['cbc_options'])}")
         if result.message:
             print(result.message)
+        if result.status == Status.INFEASIBLE and result.known_by:
+            print(f"known by: {result.known_by}")
         if result.status == Status.SOLVED:
             if result.n <= DRAW_LIMIT:
                 print(draw(result.n, result.queens, result.preplaced, result.blocked))

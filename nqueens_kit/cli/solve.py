@@ -14,14 +14,13 @@ from typing import Any
 
 from ..course.bundle import copy_notebooks
 from ..errors import InputError
-from ..formats.dimacs import read_dimacs
 from ..formats.solver_output import read_solver_output
 from ..inside.proofs import solve_with_proof
 from ..methods import METHODS, Choice, count, count_estimate, solve
 from ..methods.base import Method
 from ..methods.ilp.formulations import FORMULATIONS, get_formulation
 from ..methods.ilp.model import export_model
-from ..methods.sat.cnf import build_cnf, cnf_size, decode_model, dimacs_text, kit_board_size, write_dimacs
+from ..methods.sat.cnf import build_cnf, cnf_size, decode_model, dimacs_text, write_dimacs
 from ..methods.sat.encodings import DEFAULT_ENCODING, ENCODINGS
 from ..methods.sat.formula import count_formula
 from ..methods.verbs import duration_text, refuse_endless_count
@@ -180,6 +179,8 @@ def report_count(result: CountResult, as_json: bool, how: str, extra: dict[str, 
     print(f"{line} [{how}, {result.seconds:.3f} s]")
     if result.note:
         print(result.note)
+    if result.known_by:
+        print(f"the total is checked against: {result.known_by}")
     return code
 
 
@@ -256,22 +257,15 @@ def _count_from_cnf(args: argparse.Namespace, limit: float | None) -> int:
     if named:
         raise InputError(f"--{named[0].replace('_', '-')} does not apply to --from-cnf: the file holds the whole "
                          "formula, counted by SAT")
-    dimacs = read_dimacs(args.from_cnf)
-    if args.cnf_n is not None:
-        n = parse_n(args.cnf_n, what="--n")
-    else:
-        found = kit_board_size(dimacs)
-        if found is None:
-            raise InputError(f"{args.from_cnf} does not say its board size (it was not written by {PROG}): "
-                             "pass --n N to say that variables 1..N² are the board")
-        n = found
-    result, invalid = count_formula(dimacs.clauses, dimacs.num_vars, n, args.solver, fundamental=args.fundamental,
-                                    time_limit=limit, max_memory=args.max_memory)
+    if args.fundamental and args.break_symmetry:
+        raise InputError("with --break-symmetry every board counted is fundamental; drop --fundamental")
+    n = parse_n(args.cnf_n, what="--n") if args.cnf_n is not None else None
+    result, invalid = count_formula(args.from_cnf, None, n, args.solver, fundamental=args.fundamental,
+                                    break_symmetry=args.break_symmetry, time_limit=limit, max_memory=args.max_memory)
     if invalid:
-        result.note = f"warning: {invalid} of the {result.count} boards are not valid {n}-queens solutions"
+        result.note = f"warning: {invalid} of the {result.count} boards are not valid {result.n}-queens solutions"
     return report_count(result, args.json, f"SAT, {result.solver}",
-                        {"file": str(args.from_cnf), "variables": dimacs.num_vars,
-                         "clauses": dimacs.num_clauses, "invalid_boards": invalid})
+                        {"file": str(args.from_cnf), "invalid_boards": invalid, **result.extra})
 
 
 # ------------------------------------------------------------------------------------- files and lists
@@ -283,7 +277,7 @@ def cmd_cnf(args: argparse.Namespace) -> int:
     check_size(size, f"the {args.encoding} CNF of {problem.n}-queens",
                "use a helper-variable encoding (--encoding sequential) or a smaller n", args.max_memory)
     cnf = build_cnf(problem, args.encoding)
-    if args.output:
+    if args.output is not None:
         path = write_dimacs(cnf, args.output, comments=not args.no_comments)
         print(f"wrote {path}: p cnf {cnf.num_vars} {cnf.num_clauses} ({cnf.problem.describe()}, {cnf.encoding})",
               file=sys.stderr)
@@ -359,6 +353,8 @@ def cmd_lp(args: argparse.Namespace) -> int:
 
 
 def cmd_notebooks(args: argparse.Namespace) -> int:
+    if not args.dest.strip():
+        raise InputError("notebooks needs a folder to copy them into, not an empty string")
     written = copy_notebooks(args.dest, force=args.force)
     chapters = sum(1 for path in written if path.suffix == ".ipynb")
     print(f"copied {chapters} notebooks and {len(written) - chapters} other files to {args.dest}; open them with: "

@@ -107,6 +107,8 @@ class Dimacs:
     clauses: list[Clause]
     comments: list[str] = field(default_factory=list)
     source: str = "<text>"
+    #: The clause count the header declares (what :func:`read_header` knows before reading the clauses).
+    declared: int | None = None
 
     @property
     def num_clauses(self) -> int:
@@ -308,6 +310,51 @@ def _parse_by_line(text: str, source: str) -> Dimacs:
             f"{source}:{header_line}: the header declares {num_clauses} clauses but the file has {len(clauses)}"
         )
     return Dimacs(num_vars, clauses, comments, source)
+
+
+#: How much of a file :func:`read_header` looks at for the comments and the ``p cnf`` line.
+HEADER_BYTES = 1 << 16
+
+
+def regular_file(path: str | os.PathLike[str]) -> Path:
+    """``path`` if it names a regular file, else a one-line error (missing, a folder, a device such as
+    /dev/zero, a pipe: nothing the kit can size before reading)."""
+    path = Path(path)
+    if str(path).strip() == "":
+        raise InputError("a DIMACS file is named by a path, not an empty string")
+    try:
+        if path.is_dir():
+            raise InputError(f"{one_line(str(path))} is a folder, not a DIMACS file")
+        if not path.exists():
+            raise InputError(f"no such file: {one_line(str(path))}")
+        if not path.is_file():
+            raise InputError(f"{one_line(str(path))} is not a regular file (a device or a pipe?); give a DIMACS file")
+    except OSError as exc:
+        raise InputError(f"cannot read {one_line(str(path))}: {exc.strerror or exc}") from None
+    return path
+
+
+def read_header(path: str | os.PathLike[str]) -> Dimacs:
+    """The comments and the ``p cnf`` counts of a DIMACS file, from its first :data:`HEADER_BYTES` only (no
+    clauses): what the kit checks before it reads the whole file.  A one-line error for what is not a
+    regular file or has no header there."""
+    path = regular_file(path)
+    try:
+        with open(path, "rb") as handle:
+            head = decode_text(handle.read(HEADER_BYTES))
+    except OSError as exc:
+        raise InputError(f"cannot read {one_line(str(path))}: {exc.strerror or exc}") from None
+    comments: list[str] = []
+    for number, line in enumerate(head.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
+        line = line.strip(BLANKS)
+        if line.startswith("c"):
+            comments.append(line[1:].strip())
+        elif line.startswith("p"):
+            num_vars, num_clauses = _header(line, f"{path}:{number}", os.path.getsize(path))
+            return Dimacs(num_vars, [], comments, str(path), declared=num_clauses)
+        elif line:
+            break
+    raise DimacsError(f"{path}: no 'p cnf VARIABLES CLAUSES' header among the comments at its top")
 
 
 def read_dimacs(path: str | os.PathLike[str]) -> Dimacs:

@@ -34,7 +34,7 @@ from ..errors import InputError, SolverError, SolverNotAvailable
 from ..methods.sat.cnf import CNF, build_cnf
 from ..methods.sat.encodings import get_encoding
 from ..problem.board import Cell, Problem, verify
-from ..problem.results import Answer, SolveResult, Status
+from ..problem.results import KNOWN_BY, Answer, SolveResult, Status
 from ..runtime import isolate
 from ..runtime.limits import check_time_limit
 from ..solvers import get_solver
@@ -46,6 +46,17 @@ PROOF_SOLVERS = ("pysat-cadical", "pysat-glucose", "cadical", "kissat")
 #: Independent checkers, in the order ``auto`` tries them.
 CHECKERS = ("drup", "dratify")
 CHECKER_HINT = "pip install drup (or dratify)"
+
+
+def proof_literals(line: str, solver: str) -> tuple[int, ...]:
+    """The literals of one proof line (``d`` dropped, the ending ``0`` checked); a line that is not ASCII
+    integers ended by 0 is the solver's fault, said in one line."""
+    words = line.split()
+    if words and words[0] == "d":
+        words = words[1:]
+    if not words or words[-1] != "0" or not all(w.lstrip("-").isascii() and w.lstrip("-").isdigit() for w in words):
+        raise SolverError(f"{solver} wrote a malformed proof line {line[:60]!r}: expected integers ended by 0")
+    return tuple(int(w) for w in words[:-1])
 
 
 @dataclass
@@ -62,7 +73,7 @@ class Proof:
     @property
     def lemmas(self) -> list[tuple[int, ...]]:
         """The added clauses, in order (the last is the empty clause)."""
-        return [tuple(int(x) for x in line.split()[:-1]) for line in self.lines
+        return [proof_literals(line, self.solver) for line in self.lines
                 if line.strip() and not line.startswith(("d ", "c"))]
 
     @property
@@ -177,7 +188,7 @@ def replay(cnf: CNF, proof: Proof) -> list[LemmaStep]:
     for line in proof.lines:
         if not line.strip() or line.startswith("c"):
             continue
-        lits = tuple(int(x) for x in line.split()[1 if line.startswith("d ") else 0:-1])
+        lits = proof_literals(line, proof.solver)
         if line.startswith("d "):
             wanted = Counter(lits)
             for i, clause in enumerate(clauses):
@@ -267,6 +278,7 @@ def solve_with_proof(problem: Problem, path: str | os.PathLike[str], encoding: s
     if not data["checked"]:
         raise SolverError(f"{data['checker']} rejected the proof {data['solver']} wrote ({data['detail']}); "
                           f"kept in {target}")
+    result.known_by = KNOWN_BY[0]
     result.message = (f"{proof.format} proof of {proof.steps} lemmas written to {target}, "
                       f"checked by {data['checker']}")
     return result

@@ -360,6 +360,11 @@ class Method(ABC):
                 last = now
         return len(seen), (len(classes) if fundamental else None)
 
+    def counts_boards(self, choice: Choice) -> bool:
+        """Whether :meth:`count_here` counts boards (checked against the published counts and independent
+        backtracking); False for a count of something else, such as every model of a formula."""
+        return True
+
     def count_note(self, result: CountResult) -> str:
         """A sentence the command line prints under a finished count (how it was done, what it cost)."""
         return ""

@@ -103,6 +103,9 @@ class ModelCountMethod(Method):
             counter.set_sampling_set(range(1, cnf.board_vars + 1))
         return int(counter.count()), None
 
+    def counts_boards(self, choice: Choice) -> bool:
+        return choice.settings != "unprojected"
+
     def count_note(self, result: CountResult) -> str:
         if result.settings == "unprojected":
             result.extra["projected"] = False

@@ -27,19 +27,23 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, SolverError
 from ..problem.board import Board, Cell, Problem
 from ..problem.reference import published_count
-from ..problem.results import CountResult, SolveResult, Status
+from ..problem.results import KNOWN_BY, CountResult, SolveResult, Status
 from ..runtime import isolate
 from ..runtime.isolate import Ended
 from ..runtime.limits import check_time_limit
 from .base import Choice, Method, get_method, stopped_result, verified
+from .search.backtrack import search_budgeted
 
 ProblemLike = Problem | int
 
 #: A count expected to take longer than this needs a time limit (it reports a lower bound when it stops).
 COUNT_REFUSE_SECONDS = 86_400.0
+#: The independent backtracking that checks a "no" or a count may place this many queens (a fraction of a
+#: second): enough to settle every instance of up to about 13 rows, and completions that die early.
+CHECK_STEPS = 400_000
 
 
 def as_problem(problem: ProblemLike, preplaced: Any = ()) -> Problem:
@@ -60,20 +64,67 @@ def prepare(problem: ProblemLike, method: str | Method | None, variant: str | No
     return problem, chosen, choice, limit
 
 
-def finish(result: SolveResult, chosen: Method, choice: Choice) -> SolveResult:
-    """What every solve returns: the method's words and options, and the independent verdict on the board."""
+def finish(result: SolveResult, chosen: Method, choice: Choice, problem: Problem | None = None) -> SolveResult:
+    """What every solve returns: the method's words and options, the independent verdict on the board, and
+    for a "no" how it is known (:func:`judge_no`)."""
     result.variant_kind = chosen.variant_word
     if not result.options:
         result.options = chosen.options(choice)
     if not chosen.complete and result.status == Status.INFEASIBLE:  # an incomplete method cannot say "no"
         result.status = Status.TIMEOUT
-    return result.check()
+    result.check()
+    if result.status == Status.INFEASIBLE:
+        judge_no(result.problem if problem is None else problem, result, choice.solver or chosen.name)
+    return result
+
+
+def judge_no(problem: Problem, result: SolveResult, who: str) -> None:
+    """Believe a "no" only as far as it is known: a proof already checked stays; a problem the kit knows
+    has a board (the construction's n = 1 and n >= 4 on an empty board, or a board independent backtracking
+    finds) makes the "no" a solver error; backtracking that exhausts the problem within its budget confirms
+    it; beyond that budget the "no" is the solver's word alone, and says so (``result.known_by``)."""
+    if result.known_by == KNOWN_BY[0]:  # a checked proof
+        return
+    if (problem.plain or problem.break_symmetry and not problem.preplaced and not problem.blocked) and (
+            problem.n == 1 or problem.n >= 4):
+        raise SolverError(f"{who} says {problem.n}-queens has no board, but it has "
+                          f"{published_count(problem.n) or 'many'} (the construction gives one for every n >= 4): "
+                          "the solver's answer is wrong")
+    _found, board, finished = search_budgeted(problem, CHECK_STEPS)
+    if board is not None:
+        raise SolverError(f"{who} says {problem.describe()} has no board, but backtracking finds "
+                          f"{' '.join(f'{r},{c}' for r, c in board)[:80]}: the solver's answer is wrong")
+    result.known_by = KNOWN_BY[2] if finished else KNOWN_BY[3]
+    if not finished:
+        result.message += " (the solver's word alone: too large to check by backtracking)"
+
+
+def judge_count(problem: Problem, result: CountResult, fundamental: bool, who: str) -> None:
+    """Check a complete count against the published count, or against independent backtracking where that
+    is cheap; a different total is a solver error.  ``result.known_by`` says which check it passed."""
+    if problem.plain or (problem.break_symmetry and not problem.preplaced and not problem.blocked):
+        published = published_count(problem.n, fundamental=problem.break_symmetry)
+        if published is not None:
+            if result.count != published:
+                raise SolverError(f"{who} counted {result.count:,} boards of {problem.describe()}; the published "
+                                  f"count is {published:,} (OEIS {'A002562' if problem.break_symmetry else 'A000170'})"
+                                  ": the count cannot be trusted")
+            if fundamental and result.fundamental != published_count(problem.n, fundamental=True):
+                raise SolverError(f"{who} found {result.fundamental:,} fundamental boards of {problem.n}-queens; "
+                                  f"the published count is {published_count(problem.n, fundamental=True):,}")
+            result.known_by = KNOWN_BY[1]
+            return
+    found, _board, finished = search_budgeted(problem, CHECK_STEPS, count=True)
+    if finished and found != result.count:
+        raise SolverError(f"{who} counted {result.count:,} boards of {problem.describe()}; independent "
+                          f"backtracking finds {found:,}: the count cannot be trusted")
+    result.known_by = KNOWN_BY[2] if finished else KNOWN_BY[3]
 
 
 def _solve_job(problem: Problem, choice: Choice, limit: float | None, explain: bool = True) -> SolveResult:
     deadline = None if limit is None else time.monotonic() + limit
     chosen = get_method(choice.method)
-    result = finish(chosen.solve_here(problem, choice, deadline), chosen, choice)
+    result = finish(chosen.solve_here(problem, choice, deadline), chosen, choice, problem)
     if result.status == Status.TIMEOUT and limit is not None:
         result.message = result.message.replace("the time limit", f"the time limit of {limit:g} s", 1)
     if explain and result.status == Status.INFEASIBLE and len(problem.preplaced) > 1:
@@ -208,8 +259,11 @@ def count(problem: ProblemLike, method: str | Method | None = None, variant: str
         result.fundamental = result.count
     result.seconds = time.monotonic() - start
     if result.status == Status.SOLVED:
+        if chosen.counts_boards(choice):
+            judge_count(problem, result, fundamental, choice.solver or chosen.name)
         result.note = chosen.count_note(result)
     return result
+
 
 
 def refuse_endless_count(problem: Problem, chosen: Method) -> None:

@@ -76,6 +76,11 @@ class Answer(str, Enum):
         return {Answer.SAT: Status.SOLVED, Answer.UNSAT: Status.INFEASIBLE}.get(self, Status.TIMEOUT)
 
 
+#: How a "no" (or a count) is known to be right, strongest first: a proof checked by an independent
+#: checker; the published count (OEIS A000170 / A002562); an independent exhaustive backtracking search; or
+#: nothing but the solver's word (an instance too large to check by backtracking within its budget).
+KNOWN_BY = ("checked proof", "published count", "backtracking", "solver alone")
+
 #: The words a method may call its variants; results keep a column for each (old tables read as they were).
 VARIANT_WORDS = ("encoding", "formulation")
 
@@ -119,6 +124,8 @@ class SolveResult:
     break_symmetry: bool = False
     #: What the method calls its variants (``encoding``, ``formulation``); set by the method layer.
     variant_kind: str | None = None
+    #: How an ``infeasible`` answer is known (:data:`KNOWN_BY`); None for other answers.
+    known_by: str | None = None
 
     def __post_init__(self) -> None:
         self.status = Status.parse(self.status)
@@ -162,7 +169,7 @@ class SolveResult:
                                 "build_seconds": round(self.build_seconds, 6),
                                 "solve_seconds": round(self.solve_seconds, 6),
                                 "verified": self.verified, "message": self.message, "stats": self.stats,
-                                "options": self.options}
+                                "options": self.options, "known_by": self.known_by}
         if self.core is not None:
             data["core"] = [list(q) for q in self.core]
         if self.blocked:
@@ -198,6 +205,8 @@ class CountResult:
     variant_kind: str | None = None
     #: The counting method's settings (``unprojected`` model counting counts models, not boards).
     settings: str | None = None
+    #: How the total of a complete count is known to be right (:data:`KNOWN_BY`).
+    known_by: str | None = None
 
     def __post_init__(self) -> None:
         self.status = Status.parse(self.status)
@@ -210,7 +219,7 @@ class CountResult:
         data = {"n": self.n, "count": self.count, "fundamental": self.fundamental, "method": self.method,
                 **_variant_keys(self.variant_kind, self.variant), "solver": self.solver,
                 "status": Status.parse(self.status).value, "complete": self.complete, "seconds": round(self.seconds, 6),
-                "preplaced": [list(q) for q in self.preplaced], "note": self.note}
+                "preplaced": [list(q) for q in self.preplaced], "note": self.note, "known_by": self.known_by}
         if self.settings is not None:
             data["settings"] = self.settings
         if self.blocked:

@@ -11,20 +11,24 @@
 
 from __future__ import annotations
 
+import itertools
+import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from ...errors import InputError, SolverError
-from ...problem.board import Board, canonical, violations
-from ...problem.results import CountResult, Status
+from ...formats.dimacs import Dimacs, read_dimacs, read_header
+from ...problem.board import Board, canonical, parse_n, violations
+from ...problem.results import CountResult
 from ...runtime import isolate
+from ...runtime.isolate import Ended
 from ...runtime.limits import SAT_BYTES_PER_CLAUSE, Size, check_size, check_time_limit
 from ...solvers import SAT_SOLVERS, get_solver
 from ...solvers.embedded import Pycosat
 from ..base import board_key, board_text, cells_key
-from .cnf import decode_model
-from .encodings import Clause
+from .cnf import decode_model, kit_board_size, lex_leader_clauses
+from .encodings import Clause, VarPool
 from .solve import _backend
 
 
@@ -42,17 +46,37 @@ def iter_projected(clauses: Sequence[Clause], num_vars: int, n: int, solver: str
         raise InputError(f"the formula has {num_vars} variables, fewer than the {top} board variables of n = {n}")
     backend = _backend(solver)
     if isinstance(backend, Pycosat) and num_vars == top:
-        for model in backend.all_models(clauses, num_vars):
-            yield decode_model(model, n)
+        models = backend.all_models(clauses, num_vars)
+    elif backend.capabilities.incremental:
+        models = backend.models(clauses, num_vars, lambda m: _projected_block(m, top))
+    else:
+        models = (model for cube in _partition(n, rows=min(2, n))
+                  for model in backend.models(list(clauses) + [[lit] for lit in cube], num_vars,
+                                              lambda m: _projected_block(m, top)))
+    for model in models:
+        yield from _expanded(model, n)
+
+
+def free_board_variables(clauses: Sequence[Clause], n: int) -> list[int]:
+    """The board variables 1..n² that occur in no clause: every value of each is a model of its own."""
+    used = {abs(lit) for clause in clauses for lit in clause}
+    return [v for v in range(1, n * n + 1) if v not in used]
+
+
+def _expanded(model: Sequence[int], n: int) -> Iterator[Board]:
+    """The boards one model stands for: its board literals, and every value of the board variables it does
+    not assign at all (a solver leaves out variables that occur in no clause; each is free, so the model
+    stands for both of its values, and the blocking clause, over the assigned ones only, excludes them all)."""
+    top = n * n
+    assigned = {abs(lit) for lit in model if 0 < abs(lit) <= top}
+    board = decode_model(model, n)
+    if len(assigned) == top:
+        yield board
         return
-    if backend.capabilities.incremental:
-        for model in backend.models(clauses, num_vars, lambda m: _projected_block(m, top)):
-            yield decode_model(model, n)
-        return
-    for cube in _partition(n, rows=min(2, n)):
-        extended = list(clauses) + [[lit] for lit in cube]
-        for model in backend.models(extended, num_vars, lambda m: _projected_block(m, top)):
-            yield decode_model(model, n)
+    missing = [v for v in range(1, top + 1) if v not in assigned]
+    for values in itertools.product((False, True), repeat=len(missing)):
+        extra = [((v - 1) // n + 1, (v - 1) % n + 1) for v, on in zip(missing, values, strict=True) if on]
+        yield tuple(sorted([*board, *extra]))
 
 
 def _partition(n: int, rows: int) -> Iterator[list[int]]:
@@ -98,35 +122,86 @@ def _count_formula_job(clauses: list[list[int]], num_vars: int, n: int, solver: 
     return seen, (classes if fundamental else None), invalid
 
 
-def count_formula(clauses: list[list[int]], num_vars: int, n: int, solver: str | None = None, *,
-                  fundamental: bool = False, time_limit: Any = None, max_memory: Any = None,
+#: A formula whose board variables leave more than this many free (in no clause) has too many boards to
+#: list and check one by one: 2 to this power for every assignment of the rest.
+MAX_FREE_BOARD_VARIABLES = 24
+
+
+def _formula_job(source: Dimacs | str, n: int | None, solver: str, fundamental: bool,
+                 break_symmetry: bool) -> tuple[int, int | None, int, int, int, int]:
+    """Parse (a path: in the child, under the time limit), check and count; returns the count, fundamental
+    count, invalid boards, n and the formula's variables and clauses."""
+    dimacs = read_dimacs(source) if isinstance(source, str) else source
+    if n is None:
+        n = kit_board_size(dimacs)
+        if n is None:
+            raise InputError(f"{dimacs.source} does not say its board size (it was not written by nqueens-kit): "
+                             "pass --n N to say that variables 1..N² are the board")
+    clauses, num_vars = dimacs.clauses, dimacs.num_vars
+    if num_vars < n * n:
+        raise InputError(f"the formula has {num_vars} variables, fewer than the {n * n} board variables of n = {n}")
+    if break_symmetry:
+        pool = VarPool(num_vars)
+        clauses = clauses + [c for _name, part in lex_leader_clauses(n, pool) for c in part]
+        num_vars = pool.top
+    free = free_board_variables(clauses, n)
+    if len(free) > MAX_FREE_BOARD_VARIABLES:
+        raise InputError(f"{len(free)} of the {n * n} board variables occur in no clause, so every assignment of "
+                         f"the rest stands for 2^{len(free)} boards: too many to list and check; is the board size "
+                         f"{n} right (--n)?")
+    count, fundamentals, invalid = _count_formula_job(clauses, num_vars, n, solver, fundamental)
+    return count, fundamentals, invalid, n, dimacs.num_vars, len(dimacs.clauses)
+
+
+def count_formula(clauses: list[list[int]] | str | os.PathLike[str], num_vars: int | None = None,
+                  n: int | None = None, solver: str | None = None, *, fundamental: bool = False,
+                  break_symmetry: bool = False, time_limit: Any = None, max_memory: Any = None,
                   progress: Callable[[int, int | None], None] | None = None) -> tuple[CountResult, int]:
-    """Count the distinct assignments of the board variables 1..n² over the models of any formula (e.g. a
-    DIMACS file); returns the count and how many of those boards are not valid n-queens solutions.
+    """Count the distinct assignments of the board variables 1..n² over the models of any formula (clauses
+    and their variable count, or the path of a DIMACS file); returns the count and how many of those boards
+    are not valid n-queens solutions.  ``break_symmetry`` adds the lex-leader clauses over the board
+    variables, so one assignment of every orbit of the 8 symmetries is counted.
 
+    A file is sized from its header before it is read (a device, or a file whose clauses would not fit in
+    ``max_memory``, is refused) and then read and counted in a child process, so the time limit (a lower bound
+    on timeout) and Ctrl-C hold for both.  ``n`` of a file the kit wrote is read from its header comments.
     Without a named solver, an incremental one (python-sat's CaDiCaL) is used where installed, else pycosat.
-
-    Runs in a child process, so the time limit (a lower bound on timeout) and Ctrl-C hold.
     """
     limit = check_time_limit(time_limit)
     if solver is None:  # blocking clauses go best into a solver that keeps its state: python-sat's, if here
         solver = next((name for name, s in SAT_SOLVERS.items() if s.capabilities.incremental and s.available()),
                       None)
     backend = get_solver("sat", solver).require()
-    check_size(Size(num_vars, clauses=len(clauses), memory=SAT_BYTES_PER_CLAUSE * len(clauses)),
+    if isinstance(clauses, (str, os.PathLike)):
+        header = read_header(clauses)
+        source: Dimacs | str = os.fspath(clauses)
+        num_vars, declared = header.num_vars, header.declared or 0
+        if n is None:
+            n = kit_board_size(header)
+            if n is None:
+                raise InputError(f"{clauses} does not say its board size (it was not written by nqueens-kit): "
+                                 "pass --n N to say that variables 1..N² are the board")
+    else:
+        if num_vars is None or n is None:
+            raise InputError("count_formula(clauses, num_vars, n): give the formula's variable count and the "
+                             "board size")
+        source, declared = Dimacs(num_vars, clauses), len(clauses)
+    n = parse_n(n, what="--n")
+    check_size(Size(num_vars, clauses=declared, memory=SAT_BYTES_PER_CLAUSE * declared + 64 * num_vars),
                "the formula", "count a smaller formula", max_memory)
     start = time.monotonic()
-    result = CountResult(n=n, count=0, method="sat", solver=backend.name)
-    run = isolate.run_in_child(_count_formula_job, (clauses, num_vars, n, backend.name, fundamental),
+    result = CountResult(n=n, count=0, method="sat", solver=backend.name, break_symmetry=break_symmetry)
+    run = isolate.run_in_child(_formula_job, (source, n, backend.name, fundamental, break_symmetry),
                                time_limit=limit, on_message=(lambda m: progress(*m)) if progress else None)
     invalid = 0
-    if run.status == "done":
-        result.count, result.fundamental, invalid = run.value
-    elif run.status == "failed":
-        run.raise_error()
+    if run.status == Ended.DONE:
+        result.count, result.fundamental, invalid, _n, result.extra["variables"], result.extra["clauses"] = run.value
     else:
-        result.status = Status.TIMEOUT if run.status == "timeout" else Status.MEMOUT
+        run.raise_error()
+        result.status = run.status.status
         result.count, result.fundamental = run.progress or (0, 0 if fundamental else None)
         result.note = f"a lower bound: {result.count:,} board assignments were found before the limit"
+    if break_symmetry:
+        result.fundamental = result.count
     result.seconds = time.monotonic() - start
     return result, invalid

@@ -83,10 +83,13 @@ class BacktrackMethod(Method):
         return count_backtrack(problem.n, progress=progress), None
 
 
-def iter_backtrack(n: int | Problem, preplaced: tuple[Cell, ...] = ()) -> Iterator[Board]:
-    """Every solution by backtracking, row by row, in lexicographic order of columns (iterative: any n).
-    A :class:`Problem` brings its pre-placed queens and blocked cells (its symmetry is the method's affair)."""
-    problem = n if isinstance(n, Problem) else Problem(n, preplaced)
+#: The search says it is still alive (a None) every this many placements, so a budget can stop it.
+TICK = 4096
+
+
+def _search(problem: Problem) -> Iterator[Board | None]:
+    """Every board of ``problem`` in lexicographic order of columns (pre-placed queens and blocked cells
+    restrict each row's free columns), with a None after every :data:`TICK` placements (iterative: any n)."""
     n = problem.n
     fixed = dict(problem.preplaced)
     full = (1 << n) - 1
@@ -101,6 +104,7 @@ def iter_backtrack(n: int | Problem, preplaced: tuple[Cell, ...] = ()) -> Iterat
         free = full & ~(cols | left | right | closed.get(row, 0))
         return free & (1 << (fixed[row] - 1)) if row in fixed else free
 
+    steps = 0
     stack.append((free_in(1, 0, 0, 0), 0, 0, 0))
     while stack:  # choosing the queen of row len(stack); columns holds the rows above it
         free, cols, left, right = stack[-1]
@@ -109,6 +113,9 @@ def iter_backtrack(n: int | Problem, preplaced: tuple[Cell, ...] = ()) -> Iterat
             if columns:
                 columns.pop()  # the row above tries its next column
             continue
+        steps += 1
+        if steps % TICK == 0:
+            yield None
         bit = free & -free
         stack[-1] = (free ^ bit, cols, left, right)
         row = len(stack)
@@ -118,6 +125,38 @@ def iter_backtrack(n: int | Problem, preplaced: tuple[Cell, ...] = ()) -> Iterat
         columns.append(bit.bit_length())
         ncols, nleft, nright = cols | bit, ((left | bit) << 1) & full, (right | bit) >> 1
         stack.append((free_in(row + 1, ncols, nleft, nright), ncols, nleft, nright))
+
+
+def iter_backtrack(n: int | Problem, preplaced: tuple[Cell, ...] = ()) -> Iterator[Board]:
+    """Every solution by backtracking, row by row, in lexicographic order of columns (iterative: any n).
+    A :class:`Problem` brings its pre-placed queens and blocked cells (its symmetry is the method's affair)."""
+    problem = n if isinstance(n, Problem) else Problem(n, preplaced)
+    return (board for board in _search(problem) if board is not None)
+
+
+def search_budgeted(problem: Problem, max_steps: int, count: bool = False) -> tuple[int, Board | None, bool]:
+    """Independent backtracking with a budget of about ``max_steps`` placements: ``(boards found, the first
+    board, finished)``; with ``count`` it goes on past the first board.  Symmetry breaking keeps only
+    canonical boards.  What the verbs use to check another method's "no" and its counts (the search of
+    :func:`iter_backtrack`, which shares no code with any encoder or solver).
+
+    >>> search_budgeted(Problem(3), 1000)[0::2], search_budgeted(Problem(6), 10_000, count=True)[0]
+    ((0, True), 4)
+    """
+    found, first, ticks = 0, None, 0
+    for board in _search(problem):
+        if board is None:
+            ticks += 1
+            if ticks * TICK > max_steps:
+                return found, first, False
+            continue
+        if problem.break_symmetry and canonical(problem.n, board) != board:
+            continue
+        found += 1
+        first = first or board
+        if not count:
+            return found, first, True
+    return found, first, True
 
 
 def count_backtrack(n: int, fundamental: bool = False, progress: Callable[[int], None] | None = None) -> int:

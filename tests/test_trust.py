@@ -1,0 +1,269 @@
+"""No answer is believed that was not checked: a "no" says how it is known, a lying solver is caught, a count
+is checked against the published counts or independent backtracking, and what the kit writes is whole.
+
+The liars here live in this process (registered for a test, inherited by the child processes the verbs
+fork); tests/test_processes.py has the executable ones.
+"""
+
+from __future__ import annotations
+
+import csv
+import errno
+import itertools
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from nqueens_kit import Problem, count, solve
+from nqueens_kit.bench import read_results, run_sweep
+from nqueens_kit.cli import main
+from nqueens_kit.errors import InputError, SolverError
+from nqueens_kit.methods import Choice
+from nqueens_kit.methods.sat.formula import count_formula
+from nqueens_kit.problem.board import verify
+from nqueens_kit.problem.reference import published_count
+from nqueens_kit.problem.results import KNOWN_BY, Answer
+from nqueens_kit.solvers import SAT_SOLVERS, SatOutcome
+from nqueens_kit.solvers.embedded import Pycosat
+
+from .conftest import brute_force, need
+
+
+class _SaysNo(Pycosat):
+    """Always answers "no"."""
+
+    name = "says-no"
+
+    def solve(self, clauses, num_vars, deadline=None, assumptions=()):
+        return SatOutcome(Answer.UNSAT)
+
+    def all_models(self, clauses, num_vars):
+        return iter(())
+
+
+class _StopsEarly(Pycosat):
+    """Enumerates correctly but stops after a few models, as a solver that loses its blocking clauses might."""
+
+    name = "stops-early"
+
+    def all_models(self, clauses, num_vars):
+        return itertools.islice(super().all_models(clauses, num_vars), 1)
+
+
+@pytest.fixture
+def liars(monkeypatch):
+    for liar in (_SaysNo(), _StopsEarly()):
+        monkeypatch.setitem(SAT_SOLVERS, liar.name, liar)
+
+
+# ------------------------------------------------------------------------------------- every "no"
+
+
+@pytest.mark.parametrize("problem", [Problem(8), Problem(1), Problem(8, break_symmetry=True),
+                                     Problem(6, [(1, 2)]), Problem(8, blocked=[(1, 1)])],
+                         ids=["plain 8", "plain 1", "broken 8", "completable", "blocked"])
+def test_a_no_where_a_board_exists_is_a_solver_error(liars, problem):
+    with pytest.raises(SolverError, match="wrong"):
+        solve(problem, "sat", solver="says-no")
+    with pytest.raises(SolverError, match="wrong"):
+        solve(problem, "sat", solver="says-no", time_limit=60)  # in a child process too
+
+
+def test_the_command_line_and_the_bench_do_not_believe_it(liars, capsys):
+    assert main(["solve", "8", "--solver", "says-no", "--json"]) == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out)["exit"] == 1 and "wrong" in err and len(err.strip().splitlines()) == 1
+    assert main(["count", "8", "--solver", "says-no"]) == 1
+    assert "published count is 92" in capsys.readouterr().err
+    assert main(["count", "8", "--break-symmetry", "--solver", "says-no"]) == 1
+    assert "A002562" in capsys.readouterr().err
+    # a bench run's child raises it, and a run that raises is an error row (tests/test_bench.py)
+    from nqueens_kit.bench import worker
+
+    with pytest.raises(SolverError, match="wrong"):
+        worker.run_job({"method": "sat", "variant": "pairwise", "solver": "says-no", "n": 8}, 60)
+
+
+def test_every_no_says_how_it_is_known():
+    small = solve(Problem(8, [(1, 1), (2, 3)]), "sat")
+    assert small.status == "infeasible" and small.known_by == "backtracking"
+    assert small.to_dict()["known_by"] == "backtracking"
+    # the last row blocked entirely: SAT sees it at once, backtracking only after 39 rows, past its budget
+    big = Problem(40, blocked=[(40, c) for c in range(1, 41)])
+    alone = solve(big, "sat", "sequential")
+    assert alone.status == "infeasible" and alone.known_by == "solver alone" and "word alone" in alone.message
+    assert solve(3, "ilp").known_by == "backtracking" and solve(Problem(2)).known_by == "backtracking"
+    assert set(KNOWN_BY) >= {small.known_by, alone.known_by}
+
+
+def test_a_checked_proof_is_the_strongest_evidence(tmp_path, capsys):
+    need(SAT_SOLVERS["pysat-cadical"].available(), "python-sat")
+    code = main(["solve", "8", "--place", "1,1", "2,3", "--proof", str(tmp_path / "p.drup"), "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 1 and data["status"] == "infeasible" and data["known_by"] == "checked proof"
+
+
+def test_every_count_is_checked(liars):
+    assert count(10).known_by == "published count" and count(Problem(8, [(1, 1)])).known_by == "backtracking"
+    with pytest.raises(SolverError, match="published count is 92"):
+        count(8, "sat", solver="stops-early")
+    with pytest.raises(SolverError, match="independent backtracking finds"):
+        count(Problem(8, [(1, 2)]), "sat", solver="stops-early")
+
+
+def test_the_bench_records_how_each_no_is_known(tmp_path):
+    out = tmp_path / "r.csv"
+    run_sweep([Choice("sat", "pairwise", "pycosat")], [3, 4], repeat=1, progress=False, out=out)
+    rows = {r["n"]: r for r in read_results(out)}
+    assert rows[3]["status"] == "infeasible" and rows[3]["known_by"] == "backtracking"
+    assert rows[4]["known_by"] is None
+
+
+# ------------------------------------------------------------------------------- foreign formulas
+
+
+def _brute_board_count(clauses, num_vars, n):
+    """Distinct assignments of variables 1..n² over every model, by trying every assignment."""
+    boards = set()
+    for bits in itertools.product((False, True), repeat=num_vars):
+        if all(any(bits[abs(lit) - 1] == (lit > 0) for lit in clause) for clause in clauses):
+            boards.add(bits[: n * n])
+    return len(boards)
+
+
+SOLVERS = ["pycosat", "pysat-cadical", "pysat-minisat", "minisat"]
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_the_formula_counter_agrees_with_brute_force(solver):
+    """Random small formulas over 4 to 11 variables, board n = 2 or 3, unused variables included."""
+    need(SAT_SOLVERS[solver].available(), solver)
+    rng = random.Random(f"formula-counter-{solver}")
+    tried = 0
+    for _case in range(60 if solver != "minisat" else 15):
+        n = rng.choice((2, 3))
+        num_vars = rng.randint(n * n, n * n + 2)
+        used = rng.sample(range(1, num_vars + 1), rng.randint(1, num_vars))  # some variables in no clause
+        clauses = [[rng.choice((1, -1)) * rng.choice(used) for _ in range(rng.randint(1, 3))]
+                   for _ in range(rng.randint(0, 6))]
+        result, invalid = count_formula(clauses, num_vars, n, solver)
+        assert result.count == _brute_board_count(clauses, num_vars, n), (clauses, num_vars, n)
+        assert 0 <= invalid <= result.count
+        tried += 1
+    assert tried >= 15
+
+
+@pytest.mark.parametrize(("text", "n", "truth"), [("p cnf 4 1\n1 0\n", 2, 8), ("p cnf 16 0\n", 4, 65_536),
+                                                  ("p cnf 5 1\n5 0\n", 2, 16)])
+def test_declared_variables_in_no_clause_are_counted(tmp_path, capsys, text, n, truth):
+    path = tmp_path / "f.cnf"
+    path.write_text(text)
+    for solver in ("pycosat", "pysat-cadical"):
+        assert main(["count", "--from-cnf", str(path), "--n", str(n), "--solver", solver, "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["count"] == truth
+
+
+def test_from_cnf_honours_break_symmetry_and_refuses_what_it_cannot_size(tmp_path, capsys):
+    path = tmp_path / "eight.cnf"
+    assert main(["cnf", "8", "-o", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["count", "--from-cnf", str(path), "--break-symmetry", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["count"] == data["fundamental"] == published_count(8, fundamental=True)
+    for device in ("/dev/zero", "/dev/urandom"):
+        assert main(["count", "--from-cnf", device, "--n", "4"]) == 2
+        assert "not a regular file" in capsys.readouterr().err
+    assert main(["count", "--from-cnf", str(path), "--max-memory", "1K"]) == 2
+    assert "more than the" in capsys.readouterr().err
+    assert main(["count", "--from-cnf", str(path), "--no-projection"]) == 2
+    capsys.readouterr()
+    many = tmp_path / "free.cnf"
+    many.write_text("p cnf 36 0\n")
+    assert main(["count", "--from-cnf", str(many), "--n", "6"]) == 2
+    assert "occur in no clause" in capsys.readouterr().err
+
+
+def test_parsing_a_large_file_is_inside_the_time_limit(tmp_path, capsys):
+    path = tmp_path / "big.cnf"
+    assert main(["cnf", "40", "-o", str(path)]) == 0  # 40 MB of clauses
+    capsys.readouterr()
+    assert main(["count", "--from-cnf", str(path), "--time-limit", "0.3"]) == 3
+
+
+# ------------------------------------------------------------------------------ nothing is lost
+
+
+def test_resume_keeps_a_users_own_columns(tmp_path):
+    out = tmp_path / "r.csv"
+    run_sweep([Choice("construct")], [4, 5], repeat=1, progress=False, out=out)
+    with open(out, newline="", encoding="utf-8") as handle:
+        table = list(csv.DictReader(handle))
+    header = list(table[0]) + ["my note"]
+    for row in table:
+        row["my note"] = f"looked at n = {row['n']}"
+    with open(out, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=header)
+        writer.writeheader()
+        writer.writerows(table)
+    run_sweep([Choice("construct")], [4, 5, 6], repeat=1, progress=False, out=out, resume=True)
+    with open(out, newline="", encoding="utf-8") as handle:
+        after = list(csv.DictReader(handle))
+    assert [r["my note"] for r in after] == ["looked at n = 4", "looked at n = 5", ""]
+
+
+def _full_disk(*args, **kwargs):
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def test_a_full_disk_leaves_no_partial_file(tmp_path, monkeypatch, capsys):
+    import nqueens_kit.methods.sat.cnf as cnf_module
+
+    def half_then_full(out, *args, **kwargs):
+        out.write("p cnf 64 744\n1 2 3")
+        _full_disk()
+
+    monkeypatch.setattr(cnf_module, "write_dimacs_clauses", half_then_full)
+    assert main(["cnf", "8", "-o", str(tmp_path / "eight.cnf")]) == 2
+    assert "No space left" in capsys.readouterr().err and list(tmp_path.iterdir()) == []
+    monkeypatch.undo()
+    monkeypatch.setattr(os, "fsync", _full_disk)
+    with pytest.raises(InputError, match="No space left"):
+        run_sweep([Choice("construct")], [4], repeat=1, progress=False, out=tmp_path / "r.csv")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_empty_and_folder_outputs_are_refused(capsys, tmp_path):
+    for args in (["cnf", "4", "-o", ""], ["notebooks", ""], ["cnf", "4", "-o", str(tmp_path) + "/"]):
+        assert main(args) == 2, args
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("args", [
+    ["solve", "8", "--checker", "drup"],
+    ["solve", "8", "--proof", "p", "--settings", "tuned"],
+    ["count", "8", "--no-projection"],
+    ["count", "8", "--break-symmetry", "--fundamental"],
+    ["count", "8", "--method", "model-count", "--max-memory", "junk"],
+    ["count", "8", "--break-symmetry", "--max-memory", "junk"],
+    ["count", "8", "--method", "backtrack", "--solver", "pycosat"],
+    ["solve", "8", "--method", "construct", "--encoding", "pairwise"],
+    ["solve", "8", "--method", "local-search", "--settings", "tuned"],
+    ["count", "8", "--method", "local-search"],
+    ["solve", "8", "--method", "construct", "--place", "1,1"],
+    ["count", "--from-cnf", "f.cnf", "--method", "ilp"],
+    ["count", "8", "--n", "8"],
+], ids=lambda a: " ".join(a))
+def test_options_that_do_not_apply_are_refused(capsys, args):
+    assert main(args) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_verify_checks_blocked_cells():
+    board = ((1, 2), (2, 4), (3, 1), (4, 3))
+    assert verify(4, board) and not verify(4, board, blocked=[(3, 1)])
+    assert {frozenset(b) for b in brute_force(4)} >= {frozenset(board)}
