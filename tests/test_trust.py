@@ -13,7 +13,6 @@ import itertools
 import json
 import os
 import random
-from pathlib import Path
 
 import pytest
 
