@@ -35,6 +35,9 @@ The package's folders are its layers, from the bottom up (each uses only the one
   palette), :mod:`~nqueens_kit.apps` (the widgets), :mod:`~nqueens_kit.course` (self-checking exercises,
   the notebooks as files and as a site) and :mod:`~nqueens_kit.cli` (the ``nqueens-kit`` command).
 
+The public names load on first use (``import nqueens_kit`` is quick, so the command starts at once and a
+fresh benchmark child spends its start-up on the solver it times, not on the kit).
+
 >>> from nqueens_kit import Problem, solve_sat, verify
 >>> result = solve_sat(Problem(8, [(1, 1)]))
 >>> result.status, result.verified, verify(8, result.queens)
@@ -43,42 +46,32 @@ The package's folders are its layers, from the bottom up (each uses only the one
 
 from __future__ import annotations
 
-from .errors import ConflictError, DimacsError, InputError, KitBug, NQueensError, SolverError, SolverNotAvailable
-from .formats.dimacs import parse_dimacs, read_dimacs
-from .methods import (
-    METHODS,
-    Choice,
-    Method,
-    count,
-    count_solutions,
-    get_method,
-    iter_boards,
-    iter_solutions,
-    solve,
-    solve_ilp,
-    solve_sat,
-)
-from .methods.ilp.formulations import FORMULATIONS
-from .methods.sat.cnf import CNF, build_cnf, predicted_size, write_dimacs
-from .methods.sat.encodings import ENCODINGS, VarPool, exactly_one
-from .methods.search.backtrack import count_backtrack, iter_backtrack
-from .methods.search.construct import construct
-from .problem.board import (
-    SYMMETRIES,
-    Line,
-    Problem,
-    canonical,
-    conflicts,
-    draw,
-    orbit,
-    transform,
-    verify,
-    violations,
-)
-from .problem.results import CountResult, SolveResult, Status
-from .solvers import ILP_SOLVERS, SAT_SOLVERS
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+#: Where each public name lives (imported on first use).
+_HOMES = {
+    "errors": ["ConflictError", "DimacsError", "InputError", "KitBug", "NQueensError", "SolverError",
+               "SolverNotAvailable"],
+    "formats.dimacs": ["parse_dimacs", "read_dimacs"],
+    "methods": ["METHODS", "Choice", "Method", "count", "count_solutions", "get_method", "iter_boards",
+                "iter_solutions", "solve", "solve_ilp", "solve_sat"],
+    "methods.ilp.formulations": ["FORMULATIONS"],
+    "methods.sat.cnf": ["CNF", "build_cnf", "predicted_size", "write_dimacs"],
+    "methods.sat.encodings": ["ENCODINGS", "VarPool", "exactly_one"],
+    "methods.search.backtrack": ["count_backtrack", "iter_backtrack"],
+    "methods.search.construct": ["construct"],
+    "problem.board": ["SYMMETRIES", "Line", "Problem", "canonical", "conflicts", "draw", "orbit", "transform",
+                      "verify", "violations"],
+    "problem.results": ["CountResult", "SolveResult", "Status"],
+    "solvers": ["ILP_SOLVERS", "SAT_SOLVERS"],
+}
+_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
+#: The subpackages, reachable as attributes (``nqueens_kit.methods``) without importing them first.
+_SUBPACKAGES = ("apps", "bench", "cli", "course", "errors", "formats", "inside", "methods", "palette", "problem",
+                "runtime", "solvers", "viz")
 
 __all__ = [
     "CNF", "Choice", "ConflictError", "CountResult", "DimacsError", "ENCODINGS", "FORMULATIONS", "ILP_SOLVERS",
@@ -88,3 +81,57 @@ __all__ = [
     "iter_backtrack", "iter_boards", "iter_solutions", "orbit", "parse_dimacs", "predicted_size", "read_dimacs",
     "solve", "solve_ilp", "solve_sat", "transform", "verify", "violations", "write_dimacs",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its module on first use (PEP 562) and kept here after."""
+    home = _HOME_OF.get(name)
+    if home is not None:
+        value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    elif name in _SUBPACKAGES:
+        value = importlib.import_module(f"{__name__}.{name}")
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if TYPE_CHECKING:
+    from .errors import ConflictError, DimacsError, InputError, KitBug, NQueensError, SolverError, SolverNotAvailable
+    from .formats.dimacs import parse_dimacs, read_dimacs
+    from .methods import (
+        METHODS,
+        Choice,
+        Method,
+        count,
+        count_solutions,
+        get_method,
+        iter_boards,
+        iter_solutions,
+        solve,
+        solve_ilp,
+        solve_sat,
+    )
+    from .methods.ilp.formulations import FORMULATIONS
+    from .methods.sat.cnf import CNF, build_cnf, predicted_size, write_dimacs
+    from .methods.sat.encodings import ENCODINGS, VarPool, exactly_one
+    from .methods.search.backtrack import count_backtrack, iter_backtrack
+    from .methods.search.construct import construct
+    from .problem.board import (
+        SYMMETRIES,
+        Line,
+        Problem,
+        canonical,
+        conflicts,
+        draw,
+        orbit,
+        transform,
+        verify,
+        violations,
+    )
+    from .problem.results import CountResult, SolveResult, Status
+    from .solvers import ILP_SOLVERS, SAT_SOLVERS

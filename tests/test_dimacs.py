@@ -391,6 +391,65 @@ def test_streaming_long_model_line_and_long_garbage_line():
         read_solver_output(io.StringIO("s SATISFIABLE\nv " + "1-" * 2_000_000 + " 0\n"), "out")
 
 
+BIG = 3 * solver_output.LINE_PIECE  # lines three times the reader's piece
+MODEL = " ".join(str(-v if v % 3 else v) for v in range(1, 300_001))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    (" " * BIG + "\ns SATISFIABLE\nv 1 -2 0\n", "sat"),  # a blank line of 3 MiB
+    ("s UNSATISFIABLE\n" + " \t\x0b\x0c" * (BIG // 4), "unsat"),  # a last blank line without its line end
+    ("\r\n" + " " * BIG + "\r\nUNSAT\r\n", "unsat"),
+    ("c " + "x" * BIG + "\ns UNSATISFIABLE\n", "unsat"),  # a comment of 3 MiB
+    ("c " + "é✓" * BIG + "\nINDET\n", "unknown"),  # and not ASCII
+    (" " * BIG + "c after blanks\ns UNSATISFIABLE\n", "unsat"),
+    ("s SATISFIABLE\nv " + MODEL + " 0\n", "sat"),  # a model line of 2.3 MB
+    ("SAT\n" + MODEL + " 0", "sat"),
+    ("s SATISFIABLE\nv 1" + " " * BIG + "-2 0\n", "sat"),
+    ("s SATISFIABLE\nv " + "1 " * BIG + "2 0\n", "sat"),  # a literal repeated a million times
+    ("s SATISFIABLE\nv " + MODEL + "\n", "sat"),  # cut off: incomplete
+    ("s SATISFIABLE\nv " + MODEL + " 5 0\n", ":2: literal 5 contradicts -5"),
+    ("s SATISFIABLE\nv " + "7" * BIG + " 0\n", ":2: literal 7777"),
+    ("s SATISFIABLE\n" + MODEL + " 0\n", ":2: '-1 -2 3 -4 -5 6"),  # MiniSat literals in competition output
+    ("SAT\nv " + MODEL + " 0\n", ":2: a competition-format 'v' line in MiniSat-format output"),
+    ("s SATISFIABLE" + " " * BIG + "\nv 1 0\n", ":1: a line longer than 1,048,576 characters"),
+    ("junk" * BIG, ":1: a line longer than 1,048,576 characters"),
+    ("\x00" * BIG, ":1: a line longer than 1,048,576 characters"),
+    ("s SATISFIABLE\nv " + "1-" * BIG + " 0\n", ":2: '1-1-1-1-1"),
+], ids=["blank", "last blank", "CRLF blank", "comment", "non-ASCII comment", "blanks then comment", "v model",
+        "MiniSat model", "blanks in a model", "repeated literal", "cut model", "contradiction", "long number",
+        "wrong form", "wrong form v", "long status", "junk", "NUL", "not a literal"])
+def test_one_policy_for_whole_and_streamed_output(text, expected):
+    """parse_solver_output, read_solver_output and a reader written in pieces are one reader: the same
+    input gives the same answer or the same error, whatever the length of its lines."""
+    whole = _outcome(lambda: parse_solver_output(text, "out", max_var=400_000))
+    if expected in ("sat", "unsat", "unknown"):
+        assert isinstance(whole, SolverAnswer) and whole.status == expected, whole
+    else:
+        assert isinstance(whole, str) and whole.startswith("out:") and expected in whole and "\n" not in whole
+    raw = text.encode()
+    assert _outcome(lambda: parse_solver_output(raw, "out", max_var=400_000)) == whole
+    assert _outcome(lambda: read_solver_output(io.StringIO(text), "out", max_var=400_000)) == whole
+    assert _outcome(lambda: read_solver_output(io.BytesIO(raw), "out", max_var=400_000)) == whole
+    assert _outcome(lambda: read_solver_output(io.BufferedReader(_Trickle(raw)), "out", max_var=400_000)) == whole
+    assert _in_pieces(raw, 99_991, 400_000, "out") == whole
+
+
+class _Trickle(io.RawIOBase):
+    """A pipe that hands out pieces of odd sizes (a CRLF or a UTF-8 character can be cut between two)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data, self.pos, self.sizes = data, 0, [1, 7, 4093, 65537, 3]
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, target) -> int:
+        size = min(len(target), self.sizes[self.pos % len(self.sizes)], len(self.data) - self.pos)
+        target[:size] = self.data[self.pos:self.pos + size]
+        self.pos += size
+        return size
+
+
 # --------------------------------------------------------------------------------------------------------
 # the fuzz test
 
@@ -543,6 +602,27 @@ def _expected_model(data: str | bytes) -> tuple[list[int], bool]:
     return model, False
 
 
+def _outcome(read):
+    """What a read gives: the answer, or the error's message."""
+    try:
+        return read()
+    except InputError as err:
+        return str(err)
+
+
+def _in_pieces(data, size, max_var=None, source="fuzz.out"):
+    """The outcome of a reader written ``data`` in pieces of ``size`` (cut anywhere: in a line, a CRLF, a
+    UTF-8 character)."""
+
+    def read():
+        reader = SolverOutputReader(source, max_var)
+        for start in range(0, len(data), size):
+            reader.write(data[start:start + size])
+        return reader.finish()
+
+    return _outcome(read)
+
+
 def check_answer(data: str | bytes, max_var: int | None) -> bool:
     """The solver-output reader's contract on any input; True when the input was accepted."""
     try:
@@ -562,16 +642,17 @@ def check_answer(data: str | bytes, max_var: int | None) -> bool:
             assert all(abs(lit) <= (max_var if max_var is not None else MAX_VARIABLES) for lit in model)
             assert (model, answer.complete) == _expected_model(data)
             assert answer.complete == (not answer.note)
-    # the same bytes through the streaming reader, in pieces of 32 characters
+    # one reader, one policy: the same input whole, streamed and cut into pieces anywhere gives the same
+    # answer or the same error, also when lines are longer than the reader's piece (made 32 characters here)
     raw = data if isinstance(data, bytes) else data.encode("utf-8", errors="surrogatepass")
     with mock.patch.object(solver_output, "LINE_PIECE", 32):
-        try:
-            streamed = read_solver_output(io.BytesIO(raw), "fuzz.out", max_var=max_var)
-        except InputError as err:
-            _one_line_error(err, "fuzz.out")
-            assert whole is None or "longer than 32 characters" in str(err), str(err)
-        else:
-            assert whole is not None and streamed == whole
+        short = _outcome(lambda: parse_solver_output(data, "fuzz.out", max_var))
+        if isinstance(short, str):
+            _one_line_error(InputError(short), "fuzz.out")
+        assert _outcome(lambda: read_solver_output(io.BytesIO(raw), "fuzz.out", max_var)) == _outcome(
+            lambda: parse_solver_output(raw, "fuzz.out", max_var))
+        for size in (1, 3, 7):
+            assert _in_pieces(data, size, max_var) == short
     return whole is not None
 
 

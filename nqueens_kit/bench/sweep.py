@@ -392,34 +392,116 @@ def _run_parallel(todo: Sequence[Run], jobs: int, execute: Callable[[Run], dict[
 def _run_dask(todo: Sequence[Run], address: str, jobs: int, timeout: float | None, memory_limit: int | None,
               finish: Callable[[Run, dict[str, Any]], None], stopped: Callable[[], bool]) -> None:
     """The runs as Dask tasks (each :func:`~nqueens_kit.bench.worker.run_worker`: a child process with its
-    limit), the rows finished here as tasks complete.  Ctrl-C or ``stop`` cancels what has not finished."""
+    limit), the rows finished here as tasks complete.  Ctrl-C, SIGTERM, SIGHUP or ``stop`` cancel the tasks
+    (a run under way sees its task cancelled and stops its child process) and close the client and the
+    cluster.
+
+    A signal is only noted while Dask code runs (an exception raised inside it can break its shutdown), and
+    raised again once everything is closed; a second one of the same kind is raised at once.  A local
+    cluster works in a temporary folder of its own (its workers' scratch space and ``TMPDIR``), removed at
+    the end however the sweep ends.
+    """
+    import logging
+    import re
+    import shutil
+    import signal
+    import tempfile
+    import time
+
+    if address != "local":
+        found = re.fullmatch(r"(?:(?:tcp|tls|ws|wss)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})", address)
+        if found is None or not 0 < int(found.group(2)) < 65536:
+            raise InputError(f"--dask takes 'local' or a scheduler address such as tcp://host:8786 (tcp, tls, ws or "
+                             f"wss; a host and a port from 1 to 65535), not {address[:80]!r}")
     try:
+        import dask
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise InputError("--dask needs Dask distributed: pip install \"nqueens-kit[cluster]\"") from None
-    cluster = None
+
+    class DaskStop:
+        """``stop`` for a run on a Dask worker: true once the sweep has cancelled the run's task (the worker's
+        own record of it: no round trip, no client in the worker)."""
+
+        def __call__(self) -> bool:
+            try:
+                from distributed import get_worker
+                from distributed.worker import thread_state
+
+                task = get_worker().state.tasks.get(thread_state.key)
+            except Exception:  # not in a task, or a distributed that keeps its records elsewhere
+                return False
+            return task is None or task.state in ("cancelled", "released", "forgotten")
+
+    def close_dask(client: Any, cluster: Any, futures: list[Any]) -> None:
+        """Cancel the runs (those under way stop their child process) and close the client and the cluster,
+        quietly."""
+        quiet = logging.getLogger("distributed")
+        level = quiet.level
+        quiet.setLevel(logging.CRITICAL)  # cancelled tasks and closing workers are expected now
+        try:
+            if client is not None:
+                try:
+                    client.cancel(futures)
+                except Exception:
+                    pass
+                client.close(timeout=10)
+            if cluster is not None:
+                cluster.close(timeout=10)
+        finally:
+            quiet.setLevel(level)
+
+    caught: list[int] = []
+    previous: dict[int, Any] = {}
+
+    def note(signum: int, frame: Any) -> None:
+        if signum in caught:  # asked twice: stop waiting for Dask
+            signal.signal(signum, previous[signum] if previous[signum] is not None else signal.SIG_DFL)
+            signal.raise_signal(signum)
+        caught.append(signum)
+
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is None:
+            continue
+        try:
+            previous[sig] = signal.signal(sig, note)
+        except (ValueError, OSError):  # not the main thread: signals stay with whoever handles them
+            break
+    folder = tempfile.mkdtemp(prefix="nqueens-kit-dask-")
+    cluster = client = None
+    futures: dict[Any, Run] = {}
     try:
-        if address == "local":
-            cluster = LocalCluster(n_workers=max(2, jobs), threads_per_worker=1, processes=True,
-                                   dashboard_address=None)
-            client = Client(cluster)
-        else:
-            client = Client(address, timeout=10)
-    except OSError as exc:
-        if cluster is not None:
-            cluster.close()
-        raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-    futures = {client.submit(worker.run_worker, run.spec(), timeout, memory_limit, pure=False,
-                             key=f"nqueens-kit-{index}-{run.config.label}-n{run.n}-{run.instance}-{run.repeat}"):
-               run for index, run in enumerate(todo)}
-    try:
-        done = as_completed(futures, with_results=False)
-        for future in done:
-            if stopped():
-                break
-            finish(futures[future], future.result())
+        with dask.config.set({"temporary-directory": folder}):
+            try:
+                if address == "local":
+                    cluster = LocalCluster(n_workers=max(2, jobs), threads_per_worker=1, processes=True,
+                                           dashboard_address=None, silence_logs=logging.CRITICAL,
+                                           local_directory=folder, env=dict.fromkeys(("TMPDIR", "TEMP", "TMP"), folder))
+                    client = Client(cluster)
+                else:
+                    client = Client(address, timeout=10)
+            except OSError as exc:
+                raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+            halt = DaskStop()
+            futures = {client.submit(worker.run_worker, run.spec(), timeout, memory_limit, halt, pure=False,
+                                     key=f"nqueens-kit-{index}-{run.config.label}-n{run.n}-{run.instance}-"
+                                         f"{run.repeat}"): run for index, run in enumerate(todo)}
+            ready = as_completed(futures, with_results=False)
+            while not ready.is_empty() and not caught and not stopped():
+                batch = ready.next_batch(block=False)
+                if not batch:
+                    time.sleep(0.05)
+                    continue
+                for future in batch:
+                    if caught or stopped():
+                        break
+                    finish(futures[future], future.result())
     finally:
-        client.cancel(list(futures))
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        if client is not None or cluster is not None:
+            close_dask(client, cluster, list(futures))
+        shutil.rmtree(folder, ignore_errors=True)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+    if caught:
+        signal.raise_signal(caught[0])  # now the command's own handler: it reports and exits

@@ -21,8 +21,9 @@ MAX_VARIABLES = 10_000_000
 MAX_CLAUSES = 100_000_000
 #: Lines other than model lines the solver-output reader remembers (the last ones) for its messages.
 TAIL_LINES = 5
-#: :func:`read_solver_output` reads a line in pieces of this many characters: a longer comment is skipped
-#: piece by piece, a longer model line is read literal by literal.
+#: The solver-output reader holds at most this many characters of a line: a longer blank line or comment is
+#: skipped as it comes, a longer model line is read in windows of this size, any other longer line is refused
+#: (the same whether the output is read whole or as a stream).
 LINE_PIECE = 1 << 20
 
 BLANKS = " \t\x0b\x0c"
@@ -33,8 +34,6 @@ NOT_TEXT = re.compile(r"[^\t\x0b\x0c\x20-\x7e]").search  # non-ASCII or a contro
 INTEGER = re.compile(r"-?[0-9]+").fullmatch
 CLAUSE_HINT = "clause lines hold ASCII integers separated by spaces, each clause ended by 0"
 MODEL_HINT = "model lines hold ASCII integers separated by spaces, the model ended by 0"
-
-
 
 
 def show(text: str, limit: int = 40) -> str:

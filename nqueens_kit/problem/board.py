@@ -10,7 +10,9 @@ Inside:
 - :data:`SYMMETRIES`, :func:`transform`, :func:`canonical`: the 8 symmetries of the square and the canonical
   form used to count fundamental solutions.
 - :func:`attacks` and :func:`conflicts`: which queens attack each other, and why.
-- :func:`parse_n`, :func:`parse_cell`: input parsing with one-line errors.
+- :func:`parse_n`, :func:`parse_cell`, :func:`board_cells`: input parsing with one-line errors.  Every
+  public function here checks its arguments the same way, so a wrong type or a value off the board is an
+  :class:`InputError` saying what would be valid, never a stray exception or an answer about something else.
 
 Cells are ``(row, col)`` pairs, 1-based, as in the lectures' P_rc.  A board (a solution) is a tuple of
 queens sorted by row.
@@ -29,9 +31,8 @@ from __future__ import annotations
 import operator
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field
-from itertools import combinations
 from operator import add, sub
 from typing import Any
 
@@ -42,6 +43,13 @@ Board = tuple[Cell, ...]
 
 #: The largest board the kit accepts; the explicit construction handles it in seconds.
 MAX_N = 10_000_000
+#: The largest board whose cells are listed one by one (its lines, its lex-leader pairs): 4n² cells, about
+#: 6 GB of Python tuples at this size.  Anything built from the lines is refused long before by its size guard.
+MAX_LISTED_N = 4_000
+#: The largest board :func:`draw` writes out as text (n lines of n cells).
+MAX_DRAW_N = 2_000
+#: The kinds of :class:`Line`.
+LINE_KINDS = ("row", "col", "diag", "anti")
 
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 
@@ -71,13 +79,31 @@ def parse_n(value: Any, *, minimum: int = 1, maximum: int = MAX_N, what: str = "
     >>> parse_n("8")
     8
     """
+    low, high = whole_number(minimum), whole_number(maximum)
+    if low is None or high is None or isinstance(minimum, str) or isinstance(maximum, str):
+        raise InputError(f"the bounds of {str(what)[:40]} must be whole numbers, not {_shown(minimum)} and "
+                         f"{_shown(maximum)}")
     number = whole_number(value)
-    if number is None or not minimum <= number <= maximum:
-        shown = value if number is None else number
-        if isinstance(shown, str):
-            shown = shown.strip()[:40]
-        raise InputError(f"{what} must be a whole number from {minimum:,} to {maximum:,}, not {shown!r}")
+    if number is None or not low <= number <= high:
+        raise InputError(f"{str(what)[:40]} must be a whole number from {low:,} to {high:,}, "
+                         f"not {_shown(value if number is None else number)}")
     return number
+
+
+def _shown(value: Any) -> str:
+    """A value as an error message shows it: its repr, cut to 40 characters (a string stripped first)."""
+    if isinstance(value, str):
+        return repr(value.strip()[:40])
+    try:
+        text = repr(value)
+    except Exception:  # a repr that fails is still a value to name
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _plain_cell(value: Any) -> bool:
+    """True for a (row, col) tuple of two ints: the form every cell takes inside the kit (checked fast)."""
+    return type(value) is tuple and len(value) == 2 and type(value[0]) is int and type(value[1]) is int
 
 
 def parse_cell(value: Any, n: int | None = None) -> Cell:
@@ -86,21 +112,32 @@ def parse_cell(value: Any, n: int | None = None) -> Cell:
     >>> parse_cell("2,3", 8), parse_cell((4, 1))
     ((2, 3), (4, 1))
     """
-    parts: Any = value.replace(" ", "").split(",") if isinstance(value, str) else value
-    try:
-        row, col = (whole_number(p) for p in parts)
-    except (TypeError, ValueError):
-        row = col = None
-    if row is None or col is None:
-        raise InputError(f"a queen is written ROW,COL with whole numbers (e.g. 2,3), not {str(value)[:40]!r}")
-    cell = (row, col)
     if n is not None:
-        check_cell(cell, n)
+        n = parse_n(n)
+    if _plain_cell(value):
+        cell: Cell = value
+    else:
+        row = col = None
+        if not isinstance(value, (bytes, bytearray, Mapping, Set)):
+            parts: Any = value.replace(" ", "").split(",") if isinstance(value, str) else value
+            try:
+                row, col = (whole_number(p) for p in parts)
+            except (TypeError, ValueError):
+                row = col = None
+        if row is None or col is None:
+            raise InputError(f"a queen is written ROW,COL with whole numbers (e.g. 2,3), not {_shown(value)}")
+        cell = (row, col)
+    if n is not None:
+        _check_on_board(cell, n)
     return cell
 
 
 def check_cell(cell: Cell, n: int) -> None:
-    """Raise :class:`InputError` if ``cell`` is not on the n x n board."""
+    """Raise :class:`InputError` if ``cell`` is not a cell of the n x n board."""
+    parse_cell(cell, parse_n(n))
+
+
+def _check_on_board(cell: Cell, n: int) -> None:
     row, col = cell
     if not (1 <= row <= n and 1 <= col <= n):
         raise InputError(
@@ -108,8 +145,28 @@ def check_cell(cell: Cell, n: int) -> None:
         )
 
 
+def _cell_items(value: Any, what: str) -> list[Any]:
+    """The items of a list of cells, or a one-line error for a value that is not a list at all."""
+    if isinstance(value, (str, bytes, bytearray, Mapping)) or not isinstance(value, Iterable):
+        raise InputError(f"{what} are a list of (row, col) pairs, not {_shown(value)}")
+    try:
+        return list(value)
+    except TypeError:
+        raise InputError(f"{what} are a list of (row, col) pairs, not {_shown(value)}") from None
+
+
+def _cells(value: Any, what: str, n: int | None = None) -> list[Cell]:
+    """A list of cells (on the n x n board if n is given), each checked; the kit's own tuples pass fast."""
+    items = _cell_items(value, what)
+    if n is None:
+        return [q if _plain_cell(q) else parse_cell(q) for q in items]
+    return [q if _plain_cell(q) and 0 < q[0] <= n and 0 < q[1] <= n else parse_cell(q, n) for q in items]
+
+
 def attacks(a: Cell, b: Cell) -> str | None:
     """Why two distinct queens attack each other ("same row", ...), or None if they do not."""
+    if not (_plain_cell(a) and _plain_cell(b)):
+        a, b = parse_cell(a), parse_cell(b)
     if a == b:
         return None
     if a[0] == b[0]:
@@ -129,13 +186,50 @@ def conflicts(queens: Iterable[Cell]) -> list[tuple[Cell, Cell, str]]:
     >>> conflicts([(1, 1), (2, 2), (3, 5)])
     [((1, 1), (2, 2), 'same diagonal')]
     """
-    cells = list(queens)
-    found = []
-    for a, b in combinations(cells, 2):
-        why = attacks(a, b)
-        if why:
-            found.append((a, b, why))
-    return found
+    cells = _cells(queens, "queens")
+    pairs: list[tuple[int, int, str]] = []
+    for why, keys in _line_keys(cells):
+        if len(set(keys)) == len(keys):
+            continue
+        members: dict[int, list[int]] = {}
+        for index, key in enumerate(keys):
+            members.setdefault(key, []).append(index)
+        for indices in members.values():
+            for k, i in enumerate(indices):
+                pairs += [(i, j, why) for j in indices[k + 1:] if cells[i] != cells[j]]
+    pairs.sort()
+    return [(cells[i], cells[j], why) for i, j, why in pairs]
+
+
+def _line_keys(cells: Sequence[Cell]) -> list[tuple[str, list[int]]]:
+    """Per kind of line, each cell's line: two distinct cells attack each other when one of these is equal
+    (and then only one: two lines of different kinds meet in one cell)."""
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    return [("same row", rows), ("same column", cols), ("same diagonal", list(map(sub, rows, cols))),
+            ("same anti-diagonal", list(map(add, rows, cols)))]
+
+
+def first_conflict(cells: Sequence[Cell]) -> tuple[Cell, Cell, str] | None:
+    """``conflicts(cells)[0]`` for distinct cells, in linear time: a pre-placed list of millions of queens
+    is checked by bucketing them per row, column and diagonal rather than by comparing every pair.
+
+    The first pair (i, j) in the order of ``cells`` is, on its line, the first two queens; so the least
+    pair over every line that holds two queens is the first of all.
+
+    >>> first_conflict([(1, 1), (2, 3), (3, 5), (4, 3)])
+    ((2, 3), (4, 3), 'same column')
+    """
+    best: tuple[int, int, str] | None = None
+    for why, keys in _line_keys(cells):
+        if len(set(keys)) == len(keys):
+            continue
+        first: dict[int, int] = {}
+        for j, key in enumerate(keys):
+            i = first.setdefault(key, j)
+            if i != j and (best is None or (i, j) < best[:2]):
+                best = (i, j, why)
+    return None if best is None else (cells[best[0]], cells[best[1]], best[2])
 
 
 @dataclass(frozen=True)
@@ -150,6 +244,14 @@ class Line:
     kind: str
     index: int
     cells: tuple[Cell, ...]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, str) or self.kind not in LINE_KINDS:
+            raise InputError(f"a line's kind is one of {', '.join(LINE_KINDS)}, not {_shown(self.kind)}")
+        if type(self.index) is not int or not 1 <= self.index < 2 * MAX_N:
+            raise InputError(f"a line's index is a whole number from 1 to {2 * MAX_N - 1:,}, not {_shown(self.index)}")
+        if type(self.cells) is not tuple:
+            raise InputError(f"a line's cells are a tuple of (row, col) pairs, not {_shown(self.cells)}")
 
     @property
     def exact(self) -> bool:
@@ -171,6 +273,7 @@ class Line:
 
 def board_lines(n: int) -> list[Line]:
     """The lines of an n x n board: rows, columns, then diagonals and anti-diagonals of 2+ cells."""
+    n = _listed_n(n, "the lines")
     rng = range(1, n + 1)
     lines = [Line("row", r, tuple((r, c) for c in rng)) for r in rng]
     lines += [Line("col", c, tuple((r, c) for r in rng)) for c in rng]
@@ -211,16 +314,16 @@ class Problem:
     def __post_init__(self) -> None:
         n = parse_n(self.n)
         object.__setattr__(self, "n", n)
-        cells = sorted({parse_cell(cell, n) for cell in _cell_list(self.preplaced, "pre-placed queens")})
-        clashes = conflicts(cells)
-        if clashes:
-            a, b, why = clashes[0]
+        cells = sorted(set(_cells(self.preplaced, "pre-placed queens", n)))
+        clash = first_conflict(cells)
+        if clash:
+            a, b, why = clash
             raise ConflictError(
                 f"pre-placed queens at {a[0]},{a[1]} and {b[0]},{b[1]} attack each other ({why}); "
                 "pre-placed queens must not share a row, column or diagonal"
             )
         object.__setattr__(self, "preplaced", tuple(cells))
-        blocked = tuple(sorted({parse_cell(cell, n) for cell in _cell_list(self.blocked, "blocked cells")}))
+        blocked = tuple(sorted(set(_cells(self.blocked, "blocked cells", n))))
         both = set(blocked) & set(cells)
         if both:
             r, c = min(both)
@@ -250,10 +353,15 @@ class Problem:
 
     def var(self, row: int, col: int) -> int:
         """The SAT variable of the queen at (row, col): ``(row - 1) * n + col``, in 1 .. n²."""
-        return (row - 1) * self.n + col
+        n = self.n
+        if not (type(row) is int and type(col) is int and 0 < row <= n and 0 < col <= n):
+            row, col = parse_cell((row, col), n)
+        return (row - 1) * n + col
 
     def cell(self, var: int) -> Cell:
         """Inverse of :meth:`var` for board variables 1 .. n²."""
+        if not (type(var) is int and 0 < var <= self.n * self.n):
+            var = parse_n(var, maximum=self.n * self.n, what=f"a board variable of {self.n}-queens")
         row, col = divmod(var - 1, self.n)
         return (row + 1, col + 1)
 
@@ -272,36 +380,72 @@ class Problem:
         return f"{self.n}-queens" + (" with " + " and ".join(parts) if parts else "")
 
 
-def _cell_list(value: Any, what: str) -> Iterable[Any]:
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise InputError(f"{what} are a list of (row, col) pairs, not {str(value)[:40]!r}")
-    return value
+def _listed_n(n: Any, what: str) -> int:
+    """A board size small enough to list its cells one by one (:data:`MAX_LISTED_N`)."""
+    n = parse_n(n)
+    if n > MAX_LISTED_N:
+        raise InputError(f"{what} of {n:,}-queens hold {4 * n * n:,} cells, too many to list: they are listed up "
+                         f"to n = {MAX_LISTED_N:,} (anything built from them is far larger still)")
+    return n
+
+
+def _whole_numbers(values: Any, what: str, low: int, high: int) -> set[int]:
+    """A list of whole numbers from low to high, as a set, or a one-line error."""
+    if isinstance(values, (str, bytes, bytearray, Mapping)) or not isinstance(values, Iterable):
+        raise InputError(f"{what} are a list of whole numbers from {low} to {high}, not {_shown(values)}")
+    numbers = set()
+    for value in values:
+        number = whole_number(value)
+        if number is None or isinstance(value, str) or not low <= number <= high:
+            raise InputError(f"{what} are whole numbers from {low} to {high}, not {_shown(value)}")
+        numbers.add(number)
+    return numbers
 
 
 def diagonal_cells(n: int, differences: Iterable[int] = (), sums: Iterable[int] = ()) -> tuple[Cell, ...]:
     """The cells of the diagonals ``r - c = d`` for each d in ``differences`` and the anti-diagonals
-    ``r + c = s`` for each s in ``sums``: how an excluded diagonal becomes blocked cells.
+    ``r + c = s`` for each s in ``sums``: how an excluded diagonal becomes blocked cells.  Each line is
+    walked along its own cells, so a long board costs only the cells asked for.
 
     >>> diagonal_cells(3, differences=[0])
     ((1, 1), (2, 2), (3, 3))
     """
-    diffs, tops = set(differences), set(sums)
-    return tuple((r, c) for r in range(1, n + 1) for c in range(1, n + 1) if r - c in diffs or r + c in tops)
+    n = parse_n(n)
+    diffs = _whole_numbers(differences, "differences r - c of diagonals", 1 - n, n - 1)
+    tops = _whole_numbers(sums, "sums r + c of anti-diagonals", 2, 2 * n)
+    lines = [zip(range(max(1, 1 + d), min(n, n + d) + 1), range(max(1, 1 - d), min(n, n - d) + 1), strict=True)
+             for d in diffs]
+    lines += [zip(range(max(1, s - n), min(n, s - 1) + 1), range(min(n, s - 1), max(1, s - n) - 1, -1), strict=True)
+              for s in tops]
+    if len(lines) == 1:  # one line is already in row order
+        return tuple(lines[0])
+    return tuple(sorted({cell for line in lines for cell in line}))
 
 
 def violations(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = (),
                blocked: Iterable[Cell] = ()) -> list[str]:
     """Everything wrong with a claimed solution, as readable sentences (empty when it is valid).
 
-    Deliberately written without :class:`Line` so it checks the encoders rather than repeating them.
+    Deliberately written without :class:`Line` so it checks the encoders rather than repeating them.  Anything
+    :func:`verify` rejects gets a sentence, a list of things that are not cells too.
     """
-    queens = [(q[0], q[1]) for q in queens]
+    n = parse_n(n)
+    fixed, closed = _cells(preplaced, "pre-placed queens", n), _cells(blocked, "blocked cells", n)
+    if isinstance(queens, (str, bytes, bytearray, Mapping)) or not isinstance(queens, Iterable):
+        return [f"a board is a list of (row, col) pairs, not {_shown(queens)}"]
+    items = list(queens)
     problems: list[str] = []
+    not_cells = [q for q in items if not _int_pair(q)]
+    if not_cells:
+        problems.append(f"{len(not_cells)} item{'s' if len(not_cells) != 1 else ''} of the board "
+                        f"{'are' if len(not_cells) != 1 else 'is'} not a (row, col) pair of ints: "
+                        f"{_shown(not_cells[0])}")
+    queens = [(q[0], q[1]) for q in items if _int_pair(q)]
     off = [q for q in queens if not (1 <= q[0] <= n and 1 <= q[1] <= n)]
     if off:
         problems.append(f"queens off the {n}x{n} board: {off}")
-    if len(queens) != n:
-        problems.append(f"{len(queens)} queens on a board of size {n} (need exactly {n})")
+    if len(items) != n:
+        problems.append(f"{len(items)} queens on a board of size {n} (need exactly {n})")
     if len(set(queens)) != len(queens):
         problems.append("a cell holds two queens")
     for what, key in (
@@ -314,13 +458,20 @@ def violations(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = (),
             if count > 1:
                 article = "an" if what[0] in "aeiou" else "a"
                 problems.append(f"{count} queens share {article} {what} ({what} key {value})")
-    missing = [p for p in preplaced if tuple(p) not in set(queens)]
+    placed = set(queens)
+    missing = [p for p in fixed if p not in placed]
     if missing:
         problems.append(f"pre-placed queens missing from the board: {missing}")
-    on_blocked = sorted(set(queens) & {tuple(b) for b in blocked})
+    on_blocked = sorted(placed & set(closed))
     if on_blocked:
         problems.append(f"queens on blocked cells: {on_blocked}")
     return problems
+
+
+def _int_pair(value: Any) -> bool:
+    """A (row, col) pair of ints, as a tuple or a list: what :func:`verify` accepts as a queen."""
+    return (type(value) in (tuple, list) and len(value) == 2 and type(value[0]) is int
+            and type(value[1]) is int)
 
 
 def verify(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = (), blocked: Iterable[Cell] = ()) -> bool:
@@ -328,16 +479,22 @@ def verify(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = (), block
     a blocked cell.
 
     Counts distinct rows, columns, diagonals and anti-diagonals with sets, so n = 10⁶ takes well under a
-    second; :func:`violations` explains a failure.
+    second; :func:`violations` explains a failure.  Anything that is not a list of (row, col) pairs of ints
+    is not a board: False.  A bad ``n``, pre-placed queens or blocked cells are the caller's mistake, not
+    the board's: :class:`InputError`.
     """
+    n = parse_n(n)
+    fixed, closed = _cells(preplaced, "pre-placed queens", n), _cells(blocked, "blocked cells", n)
+    if isinstance(queens, (str, bytes, bytearray, Mapping)):
+        return False
     try:
         queens = list(queens)
     except TypeError:  # not a list of anything
         return False
     if len(queens) != n:
         return False
-    if n == 0:
-        return True
+    if not set(map(type, queens)) <= {tuple, list}:
+        return False
     try:
         rows, cols = zip(*queens, strict=True)
         if set(map(type, rows)) | set(map(type, cols)) != {int}:
@@ -350,11 +507,10 @@ def verify(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = (), block
         return False
     if len(set(map(sub, rows, cols))) != n or len(set(map(add, rows, cols))) != n:
         return False
-    preplaced, blocked = list(preplaced), list(blocked)
-    if not preplaced and not blocked:
+    if not fixed and not closed:
         return True
     placed = set(zip(rows, cols, strict=True))
-    return all(tuple(p) in placed for p in preplaced) and not any(tuple(b) in placed for b in blocked)
+    return all(p in placed for p in fixed) and not any(b in placed for b in closed)
 
 
 #: The dihedral group of the square acting on 1-based cells: (name, f(n, r, c) -> (r', c')).
@@ -379,6 +535,10 @@ def lex_pairs(n: int) -> Iterator[tuple[str, list[tuple[Cell, Cell]]]]:
     >>> name, pairs[0]
     ('rotate 90', ((1, 1), (2, 1)))
     """
+    return _lex_pairs(_listed_n(n, "the lex-leader pairs"))
+
+
+def _lex_pairs(n: int) -> Iterator[tuple[str, list[tuple[Cell, Cell]]]]:
     cells = [(r, c) for r in range(1, n + 1) for c in range(1, n + 1)]
     for name, f in SYMMETRIES[1:]:
         inverse = {f(n, r, c): (r, c) for r, c in cells}
@@ -392,20 +552,9 @@ def board_cells(n: int, queens: Any) -> list[Cell]:
     [(1, 2), (3, 4)]
     """
     n = parse_n(n)
-    if isinstance(queens, (str, bytes)):
-        raise InputError(f"a board is a list of (row, col) pairs, not {queens[:40]!r}")
-    try:
-        items = list(queens)
-    except TypeError:
-        raise InputError(f"a board is a list of (row, col) pairs, not {str(queens)[:40]!r}") from None
-    cells = []
-    for q in items:
-        if type(q) is tuple and len(q) == 2 and type(q[0]) is int and type(q[1]) is int and (
-                0 < q[0] <= n and 0 < q[1] <= n):
-            cells.append(q)
-        else:
-            cells.append(parse_cell(q, n))
-    return cells
+    if isinstance(queens, (str, bytes, bytearray, Mapping)) or not isinstance(queens, Iterable):
+        raise InputError(f"a board is a list of (row, col) pairs, not {_shown(queens)}")
+    return _cells(queens, "the queens of a board", n)
 
 
 def _symmetry(symmetry: str | int) -> Callable[[int, int, int], Cell]:
@@ -440,6 +589,12 @@ def canonical(n: int, queens: Iterable[Cell]) -> Board:
 
 def from_columns(columns: Sequence[int]) -> Board:
     """The board whose queen in row r (1-based) stands in column ``columns[r - 1]``."""
+    if isinstance(columns, (str, bytes, bytearray, Mapping)) or not isinstance(columns, Iterable):
+        raise InputError(f"columns are a list of whole numbers from 1, one per row, not {_shown(columns)}")
+    columns = list(columns)
+    if columns and (set(map(type, columns)) != {int} or min(columns) < 1):
+        wrong = next(c for c in columns if type(c) is not int or c < 1)
+        raise InputError(f"columns are whole numbers from 1, one per row, not {_shown(wrong)}")
     return tuple((r, c) for r, c in enumerate(columns, start=1))
 
 
@@ -452,9 +607,13 @@ def draw(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = (), blocked
     Q . . .
     . . Q .
     """
+    n = parse_n(n)
+    if n > MAX_DRAW_N:
+        raise InputError(f"a {n:,} x {n:,} board is too large to draw as text: draw() writes boards up to "
+                         f"n = {MAX_DRAW_N:,}; list the queens instead")
     queens = set(board_cells(n, queens))
-    fixed = set(board_cells(n, preplaced))
-    closed = set(board_cells(n, blocked))
+    fixed = set(_cells(preplaced, "pre-placed queens", n))
+    closed = set(_cells(blocked, "blocked cells", n))
 
     def mark(cell: Cell) -> str:
         if cell in queens:

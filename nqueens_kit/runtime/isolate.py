@@ -4,13 +4,19 @@ pycosat and most in-process solvers cannot be interrupted, and CBC or a DIMACS b
 its own; so whatever must be stoppable (a solve or count with a time limit, every run of a timing sweep,
 the apps' Stop button, Ctrl-C on the command line) runs as a *job* in a child process:
 
-- the child leads a new process group, so stopping it stops every solver process it started;
+- the child leads a new process group and session, so stopping it stops every solver process it started;
+  it is a subreaper (Linux), so a solver's orphans come to it and are found, and it dies with the process
+  that waits for it, however that one ends (SIGKILL included);
 - it gets a private temporary folder (``TMPDIR``), removed by the parent however the child ends;
 - it can send progress messages (:func:`report`) and, for timing, say when its clock starts (:func:`ready`);
 - its result comes back through a pipe; its error comes back with its type and message (a kit error is
   raised again as itself in the parent), never as a silent exit;
 - the parent measures wall time, CPU time of the child and of every process it waited for (``wait4``),
   and the child's own peak memory.
+
+Executables (a DIMACS solver, a ``--version`` probe) run through :func:`run_executable`: in a session of
+their own, dying with this process, their output read as it comes until they exit, then stopped with all
+they started.
 
 ``fresh=False`` (the default on POSIX) forks: the child starts at once and shares what the parent already
 built.  ``fresh=True`` starts a new interpreter (``python -m nqueens_kit.runtime.isolate``), so every run of a sweep
@@ -26,6 +32,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import selectors
 import shutil
 import signal
 import subprocess
@@ -34,7 +41,7 @@ import tempfile
 import time
 import traceback
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
@@ -177,21 +184,75 @@ def _redirect_output(scratch: str) -> None:
     os.close(log)
 
 
-def _die_with_parent() -> None:
-    """Linux: have the kernel kill this child if the process that waits for it dies (a Dask worker or a
-    kernel killed outright), so no solver is left running without anyone to stop it."""
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
+PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER, PR_GET_CHILD_SUBREAPER = 1, 36, 37
+_prctl_found: list[Any] = []
 
-            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
+
+def _prctl() -> Any:
+    """libc's ``prctl`` (Linux; None elsewhere), looked up once: a child must not load a library between fork
+    and exec."""
+    if not _prctl_found:
+        found = None
+        if sys.platform.startswith("linux"):
+            try:
+                import ctypes
+
+                found = ctypes.CDLL(None, use_errno=True).prctl
+            except (OSError, AttributeError):
+                found = None
+        _prctl_found.append(found)
+    return _prctl_found[0]
+
+
+def _die_with_parent(parent: int) -> None:
+    """Have the kernel SIGKILL this process when ``parent``, the process that waits for it, dies (a Dask
+    worker, a kernel or the command killed outright), so no solver runs on with nobody to stop it.  A parent
+    that died before the request took effect is seen by the check after it (prctl(2))."""
+    prctl = _prctl()
+    if prctl is not None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def die_with_parent_hook() -> Callable[[], None] | None:
+    """A ``preexec_fn`` for :class:`subprocess.Popen` that makes the executable die with this process
+    (Linux; None elsewhere, where nothing can ask it)."""
+    prctl = _prctl()
+    if prctl is None:
+        return None
+    parent = os.getpid()
+
+    def hook() -> None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    return hook
+
+
+def become_subreaper() -> bool:
+    """Have orphans below this process re-parented to it rather than to init (Linux), so that a process a
+    solver detached (``setsid``) is still found and stopped; True if that holds now."""
+    prctl = _prctl()
+    return prctl is not None and prctl(PR_SET_CHILD_SUBREAPER, 1) == 0
+
+
+def is_subreaper() -> bool:
+    prctl = _prctl()
+    if prctl is None:
+        return False
+    import ctypes
+
+    flag = ctypes.c_int(0)
+    return prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(flag)) == 0 and flag.value != 0
 
 
 def _fresh_main() -> None:
-    """Entry point of a fresh child: ``python -m nqueens_kit.runtime.isolate FD`` with the pickled job on stdin."""
-    _die_with_parent()
+    """Entry point of a fresh child: ``python -m nqueens_kit.runtime.isolate FD PARENT`` with the pickled job on
+    stdin."""
+    _die_with_parent(int(sys.argv[2]))
+    become_subreaper()
     conn = Connection(int(sys.argv[1]), readable=False)
     try:
         fn, args, scratch, memory_limit, auto_ready = pickle.loads(sys.stdin.buffer.read())
@@ -340,7 +401,8 @@ class _Child:
                 env.setdefault(name, "1")
             try:
                 popen = subprocess.Popen(
-                    [sys.executable, "-m", "nqueens_kit.runtime.isolate", str(write_fd)], stdin=subprocess.PIPE,
+                    [sys.executable, "-m", "nqueens_kit.runtime.isolate", str(write_fd), str(os.getpid())],
+                    stdin=subprocess.PIPE,
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(write_fd,), env=env,
                     start_new_session=True, close_fds=True,
                 )
@@ -361,14 +423,18 @@ class _Child:
                 stream.flush()  # or the child would print the parent's buffered text a second time
             except (OSError, ValueError):
                 pass
+        parent = os.getpid()
+        _prctl()  # looked up here: the child must not load a library
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)  # "fork() with threads": the child runs no threads
             pid = os.fork()
         if pid == 0:  # the child
             code = 0
             try:
+                _die_with_parent(parent)
                 os.close(read_fd)
                 os.setsid()
+                become_subreaper()
                 for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
                     signal.signal(sig, signal.SIG_DFL)
                 _redirect_output(scratch)
@@ -510,17 +576,71 @@ class _Child:
             self.popen.returncode = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
 
 
+#: How long :func:`_kill_tree` goes on killing what it finds (a process in uninterruptible sleep dies late).
+KILL_SECONDS = 2.0
+
+
 def _kill_tree(pid: int) -> None:
-    """SIGKILL the process group led by ``pid`` and any descendant that left it (Linux: found in /proc)."""
-    for victim in _descendants(pid):
-        try:
-            os.kill(victim, signal.SIGKILL)
-        except OSError:
-            pass
+    """SIGKILL ``pid``, every process below it and every process left in its process group or session
+    (Linux: found in /proc), however they try to get away.
+
+    ``pid`` is stopped first and killed last: while it lives, a process of its tree whose parent is killed
+    is re-parented to it (when it is a subreaper) and still found; the others are killed in rounds until
+    none is left, so a process forked while they die goes too."""
+    _send(pid, signal.SIGSTOP)
+    ends = time.monotonic() + KILL_SECONDS
+    while True:
+        table = _process_table()
+        victims = [p for p in _members(pid, table) if p != pid and not table[p][3]]
+        if not victims:
+            break
+        for victim in victims:
+            _send(victim, signal.SIGKILL)
+        if time.monotonic() > ends:
+            break
+        time.sleep(0.001)  # the killed take a moment to become zombies
+    _send(pid, signal.SIGKILL)
     try:
         os.killpg(pid, signal.SIGKILL)
     except OSError:
         pass  # the group is already gone
+
+
+def _send(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except OSError:
+        pass
+
+
+def _members(pid: int, table: dict[int, tuple[int, int, int, bool]]) -> list[int]:
+    """Processes below ``pid`` or in its process group or session."""
+    return list(dict.fromkeys([*_descendants(pid, table),
+                               *(p for p, (_, group, session, _) in table.items() if pid in (group, session))]))
+
+
+def _own_children() -> set[int]:
+    """This process's children (zombies included), from /proc (the kernel's list when it keeps one)."""
+    me = os.getpid()
+    try:
+        found: set[int] = set()
+        for task in os.listdir(f"/proc/{me}/task"):
+            with open(f"/proc/{me}/task/{task}/children", "rb") as children:
+                found.update(map(int, children.read().split()))
+        return found
+    except (OSError, ValueError):
+        return {p for p, (parent, _, _, _) in _process_table().items() if parent == me}
+
+
+def _kill_adopted(before: set[int], known: int) -> None:
+    """Kill and reap the children this subreaper gained since ``before`` other than ``known``: orphans of
+    an executable it ran (a detached grandchild whose parent has exited)."""
+    for child in _own_children() - before - {known}:
+        _kill_tree(child)
+        try:
+            os.waitpid(child, 0)
+        except ChildProcessError:
+            pass
 
 
 def _tree_rss_mb(pid: int) -> float:
@@ -541,30 +661,182 @@ except (ValueError, OSError, AttributeError):  # pragma: no cover
     _PAGE_MB = 4096 / 1024 / 1024
 
 
-def _descendants(pid: int) -> list[int]:
-    """Processes below ``pid`` (children of children ...), from /proc; empty where /proc is missing."""
+def _process_table() -> dict[int, tuple[int, int, int, bool]]:
+    """Every process as ``pid: (parent, process group, session, is a zombie)``, from /proc; empty where
+    /proc is missing."""
     try:
         entries = os.listdir("/proc")
     except OSError:
-        return []
-    parent_of: dict[int, int] = {}
+        return {}
+    table: dict[int, tuple[int, int, int, bool]] = {}
     for entry in entries:
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat", "rb") as stat:
                 text = stat.read()
-            ppid = int(text[text.rindex(b")") + 2:].split()[1])
+            fields = text[text.rindex(b")") + 2:].split()
+            table[int(entry)] = (int(fields[1]), int(fields[2]), int(fields[3]), fields[0] in (b"Z", b"X"))
         except (OSError, ValueError, IndexError):
             continue
-        parent_of[int(entry)] = ppid
+    return table
+
+
+def _descendants(pid: int, table: dict[int, tuple[int, int, int, bool]] | None = None) -> list[int]:
+    """Processes below ``pid`` (children of children ...), from /proc; empty where /proc is missing."""
+    if table is None:
+        table = _process_table()
+    children: dict[int, list[int]] = {}
+    for child, (parent, _, _, _) in table.items():
+        children.setdefault(parent, []).append(child)
     found, frontier = [], [pid]
     while frontier:
-        current = frontier.pop()
-        kids = [child for child, parent in parent_of.items() if parent == current]
+        kids = children.get(frontier.pop(), [])
         found += kids
         frontier += kids
     return found
+
+
+# ----------------------------------------------------------------------------------------- executables
+
+#: After an executable exits, its output is read on while more comes, for at most this long: what it wrote
+#: before exiting is in the pipe already, and a process it left behind may hold the pipe open for ever.
+DRAIN_SECONDS = 0.5
+#: ... and the reading stops once the pipe has stayed empty this long.
+DRAIN_IDLE = 0.05
+#: Once its output holds a complete answer, an executable has this long to exit before it is stopped.
+ANSWER_GRACE = 2.0
+#: How often an executable's exit is checked where the kernel cannot signal it (no pidfd).
+EXIT_POLL = 0.02
+#: Bytes read from an executable's output at a time.
+READ_SIZE = 1 << 16
+
+
+@dataclass
+class Executed:
+    """How an executable run by :func:`run_executable` ended.
+
+    ``returncode`` is its exit status (negative: the signal that killed it), None when the kit stopped it:
+    ``stopped`` then says why (``deadline`` or ``answered``).  ``seconds`` runs from its start to its
+    exit (or to when it was stopped).
+    """
+
+    returncode: int | None
+    seconds: float
+    stopped: str = ""
+
+
+def run_executable(command: Sequence[str], *, on_output: Callable[[bytes], None] | None = None,
+                   on_error: Callable[[bytes], None] | None = None, deadline: float | None = None,
+                   answered: Callable[[], bool] | None = None, grace: float = ANSWER_GRACE) -> Executed:
+    """Run an executable with nothing on its input; hand its output to ``on_output`` and its error output
+    to ``on_error`` as they come (each is discarded when None); stop it, and all it started, at the end.
+
+    The executable leads a session of its own and dies with this process (Linux).  The run ends when the
+    executable itself exits: its output is drained briefly (:data:`DRAIN_SECONDS`), so a process it left
+    behind holding the pipe cannot keep the run waiting; or at ``deadline`` (``time.monotonic()``
+    seconds); or ``grace`` seconds after ``answered()`` turns True (a solver that answered and hangs).
+    Then its process group, its session, every process below it and, in a subreaper, every orphan of it
+    that came to this process are killed and reaped.  An exception raised by ``on_output`` or
+    ``on_error`` (a line of junk) stops it at once and propagates.  OSError if it cannot be started.
+    """
+    before = _own_children() if is_subreaper() else None
+    proc = subprocess.Popen(list(command), stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE if on_output is not None else subprocess.DEVNULL,
+                            stderr=subprocess.PIPE if on_error is not None else subprocess.DEVNULL,
+                            start_new_session=True, close_fds=True, preexec_fn=die_with_parent_hook())
+    start = time.monotonic()
+    streams: dict[int, Callable[[bytes], None]] = {}
+    for pipe, sink in ((proc.stdout, on_output), (proc.stderr, on_error)):
+        if pipe is not None and sink is not None:
+            streams[pipe.fileno()] = sink
+    pidfd = _pidfd(proc.pid)
+    watch = selectors.DefaultSelector()  # not select(): a process may hold more than 1024 files
+    for fd in [*streams, *([pidfd] if pidfd is not None else [])]:
+        watch.register(fd, selectors.EVENT_READ)
+    exited_at: float | None = None
+    answered_at: float | None = None
+    stopped = ""
+    try:
+        while streams or exited_at is None:
+            now = time.monotonic()
+            wait: float | None
+            if exited_at is not None:
+                wait = min(DRAIN_IDLE, exited_at + DRAIN_SECONDS - now)
+                if wait <= 0:
+                    break
+            else:
+                ends = [t for t in (deadline, None if answered_at is None else answered_at + grace) if t is not None]
+                if ends and now >= min(ends):
+                    stopped = "deadline" if deadline is not None and now >= deadline else "answered"
+                    break
+                wait = min(ends) - now if ends else None
+                if pidfd is None:
+                    wait = EXIT_POLL if wait is None else min(wait, EXIT_POLL)
+            if watch.get_map():
+                ready = [key.fd for key, _ in watch.select(wait)]
+            else:
+                time.sleep(wait or 0.0)
+                ready = []
+            if not ready and exited_at is not None:
+                break  # drained: nothing more came
+            for fd in ready:
+                if fd in streams:
+                    data = os.read(fd, READ_SIZE)
+                    if data:
+                        streams[fd](data)
+                    else:
+                        del streams[fd]
+                        watch.unregister(fd)
+            if answered is not None and answered_at is None and answered():
+                answered_at = time.monotonic()
+            if exited_at is None and (pidfd in ready if pidfd is not None else _has_exited(proc)):
+                exited_at = time.monotonic()
+                if pidfd is not None:
+                    watch.unregister(pidfd)
+    finally:
+        watch.close()
+        if proc.returncode is not None or (before is not None and exited_at is not None and not streams):
+            _send_group(proc.pid)  # reaped already (no waitid), or exited with nothing holding its output
+        else:
+            _kill_tree(proc.pid)
+        proc.wait()
+        for pipe in (proc.stdout, proc.stderr):
+            if pipe is not None:
+                pipe.close()
+        if pidfd is not None:
+            os.close(pidfd)
+        if before is not None:
+            _kill_adopted(before, proc.pid)
+    seconds = (exited_at if exited_at is not None else time.monotonic()) - start
+    return Executed(None if stopped else proc.returncode, seconds, stopped)
+
+
+def _send_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+def _pidfd(pid: int) -> int | None:
+    """A file descriptor that becomes readable when ``pid`` exits (Linux 5.3+), so the exit wakes the wait."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+
+
+def _has_exited(proc: subprocess.Popen[bytes]) -> bool:
+    """Whether ``proc`` has exited, without reaping it where the system can tell (its pid then stays
+    reserved for the kill that follows)."""
+    waitid = getattr(os, "waitid", None)
+    if waitid is None or not hasattr(os, "WNOWAIT"):  # macOS before Python 3.13
+        return proc.poll() is not None
+    try:
+        return waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
 
 
 if __name__ == "__main__":

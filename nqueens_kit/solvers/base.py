@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import subprocess
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
@@ -152,14 +153,35 @@ def package_version(name: str) -> str | None:
         return None
 
 
-def first_version_line(command: Sequence[str]) -> str | None:
-    """The first output line of ``command`` that contains a digit (how executables tell their version)."""
+#: How long a ``--version`` probe may run.
+VERSION_SECONDS = 5.0
+#: Bytes of a probe's output read for its version (the rest is discarded).
+VERSION_BYTES = 1 << 16
+
+
+def first_version_line(command: Sequence[str], timeout: float = VERSION_SECONDS) -> str | None:
+    """The first output line of ``command`` that contains a digit (how executables tell their version).
+
+    The probe runs in a session of its own (:func:`~nqueens_kit.runtime.isolate.run_executable`) and is
+    killed with whatever it started once it has exited or at ``timeout``: a solver script that forks leaves
+    nothing running."""
+    from ..runtime.isolate import run_executable
+
+    out, err = bytearray(), bytearray()
+
+    def keep(into: bytearray) -> Callable[[bytes], None]:
+        def write(data: bytes) -> None:
+            if len(into) < VERSION_BYTES:
+                into.extend(data[:VERSION_BYTES - len(into)])
+        return write
+
     try:
-        proc = subprocess.run(list(command), capture_output=True, text=True, timeout=5, stdin=subprocess.DEVNULL,
-                              check=False)
-    except (OSError, subprocess.SubprocessError):
+        run_executable(list(command), on_output=keep(out), on_error=keep(err),
+                       deadline=time.monotonic() + timeout)
+    except (OSError, subprocess.SubprocessError, ValueError):
         return None
-    for line in (proc.stdout + "\n" + proc.stderr).splitlines():
+    text = out.decode("utf-8", "replace") + "\n" + err.decode("utf-8", "replace")
+    for line in text.splitlines():
         line = line.strip().removeprefix("c ").strip()
         if line and not line.startswith("-") and "unknown" not in line.lower() and (
                 re.search(r"\d+\.\d+|^\d+$|version|sc20\d\d", line, re.IGNORECASE)):

@@ -1,9 +1,15 @@
 """Any DIMACS SAT solver executable (MiniSat, CaDiCaL, Kissat, PicoSAT, CryptoMiniSat, Glucose, ...).
 
 The formula is written to a file in the run's temporary folder and the solver runs as ``SOLVER [ARGS]
-FILE.cnf [RESULT]``.  Its standard output is read as it comes, keeping only the answer lines (``s``/``v``,
-or MiniSat's result file), so a solver that prints gigabytes of comments costs no memory.  The solver
-leads its own process group: a deadline, Ctrl-C or any error stops it and whatever it started.
+FILE.cnf [RESULT]`` through :func:`~nqueens_kit.runtime.isolate.run_executable`: in a session of its own,
+dying with the process that waits for it.  Its standard output is read as it comes by the one solver-output
+reader, keeping only the answer (``s``/``v`` lines, or MiniSat's result file), so a solver that prints
+gigabytes of comments costs no memory and one that prints junk is stopped at its first bad line.  The answer
+is read until the solver itself exits (a process it left behind holding its output cannot keep the kit
+waiting); a deadline, Ctrl-C or any error stops it and whatever it started.
+
+A solver that fails or lies (no usable answer, SAT without a model, junk, a literal beyond the formula, a
+crash without an answer) is a :class:`~nqueens_kit.errors.SolverError`.
 """
 
 from __future__ import annotations
@@ -11,21 +17,22 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import subprocess
 import tempfile
-import threading
 import time
+from collections import deque
 from collections.abc import Sequence
-from typing import IO
 
-from ..errors import InputError, NQueensError, SolverNotAvailable
+from ..errors import InputError, SolverError, SolverNotAvailable
 from ..formats.dimacs import write_dimacs_clauses
-from ..formats.solver_output import SolverAnswer, read_solver_output
+from ..formats.solver_output import SolverOutputReader, read_solver_output
 from ..problem.results import Answer
+from ..runtime.isolate import Executed, run_executable
 from .base import Capabilities, Clause, SatOutcome, SatSolver, first_version_line
 
 #: Lines of a solver's error output kept for an error message.
 TAIL = 5
+#: Bytes of a solver's error output kept (the last ones) for an error message.
+TAIL_BYTES = 4096
 
 
 def bundled_executable(relative: str) -> str | None:
@@ -123,7 +130,7 @@ class Binary(SatSolver):
                 command.append(proof_path)
             elif self.output_file:
                 command.append(result_path)
-            status, model, detail = self._run(command, folder, deadline, result_path, num_vars)
+            status, model, detail = self._run(command, deadline, result_path, num_vars, proof=proof_lines is not None)
             if proof_lines is not None and status == Answer.UNSAT and os.path.exists(proof_path):
                 with open(proof_path, encoding="ascii", errors="replace") as proof:
                     proof_lines.extend(line.rstrip("\n") for line in proof if line.strip())
@@ -136,70 +143,90 @@ class Binary(SatSolver):
             return SatOutcome(Answer.UNKNOWN, seconds=seconds, stats={"solver_said": detail or "UNKNOWN"})
         return SatOutcome(status, model, seconds=seconds)
 
-    def _run(self, command: list[str], folder: str, deadline: float | None, result_path: str,
-             num_vars: int) -> tuple[str, list[int] | None, str]:
-        errors_path = os.path.join(folder, "stderr.txt")
-        with open(errors_path, "wb") as stderr:
-            try:
-                proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr,
-                                        start_new_session=True)
-            except OSError as exc:
-                raise SolverNotAvailable(f"cannot run {self.name}: {exc.strerror or exc}") from None
-        answers: list[SolverAnswer | BaseException] = []
-        assert proc.stdout is not None
-        reader = threading.Thread(target=_read_answer, args=(proc.stdout, self.name, num_vars, answers), daemon=True)
-        reader.start()
+    def _run(self, command: list[str], deadline: float | None, result_path: str, num_vars: int,
+             proof: bool = False) -> tuple[str, list[int] | None, str]:
+        """Run the solver; its answer as (status, model, what it said when it gave up), or "timeout"."""
+        reader = SolverOutputReader(self.name, max_var=num_vars)
+        errors = _Tail()
+        chatter = self.output_file and not proof  # MiniSat style: the answer is in the result file
         try:
-            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-            try:
-                proc.wait(timeout=remaining)
-            except subprocess.TimeoutExpired:
+            ended = run_executable(command, on_output=errors.write if chatter else reader.write,
+                                   on_error=errors.write, deadline=deadline,
+                                   answered=None if proof or chatter else lambda: reader.answered)
+        except OSError as exc:
+            raise SolverNotAvailable(f"cannot run {self.name}: {exc.strerror or exc}") from None
+        except InputError as exc:  # a line no solver would print: it was stopped there
+            raise SolverError(f"{self.name} gave no usable answer (a bad line in its output: "
+                              f"{_without_source(str(exc), self.name)})") from None
+        if chatter:
+            if ended.returncode is None:
                 return "timeout", None, ""
-            reader.join()
-        finally:
-            _stop_group(proc)
-        outcome = answers[0] if answers else InputError("no output")
-        if self.output_file and os.path.exists(result_path):
             try:
-                with open(result_path, encoding="ascii", errors="replace") as result:
+                with open(result_path, "rb") as result:
                     outcome = read_solver_output(result, self.name, max_var=num_vars)
+            except FileNotFoundError:
+                raise SolverError(f"{self.name} gave no usable answer ({_how(ended)}: it wrote no result file"
+                                  f"{errors.last()})") from None
             except InputError as exc:
-                outcome = exc
-        if isinstance(outcome, BaseException) or not outcome.complete:
-            tail = _tail(errors_path)
-            why = tail[-1] if tail else (str(outcome) if isinstance(outcome, BaseException) else outcome.note)
-            raise NQueensError(f"{self.name} gave no usable answer (exit code {proc.returncode}: {why})")
+                raise SolverError(f"{self.name} gave no usable answer ({_how(ended)}: "
+                                  f"{_without_source(str(exc), self.name)}{errors.last()})") from None
+        else:
+            try:
+                outcome = reader.finish()
+            except InputError as exc:
+                if ended.stopped == "deadline":
+                    return "timeout", None, ""
+                raise SolverError(f"{self.name} gave no usable answer ({_how(ended)}: "
+                                  f"{_without_source(str(exc), self.name)}{errors.last()})") from None
+        if not outcome.complete:
+            if ended.stopped == "deadline":
+                return "timeout", None, ""
+            raise SolverError(f"{self.name} gave no usable answer ({_how(ended)}: {outcome.note}{errors.last()})")
         said = outcome.status_line if outcome.status == Answer.UNKNOWN else ""
         return outcome.status, outcome.model, said
 
 
-def _read_answer(stream: IO[bytes], name: str, num_vars: int, answers: list[SolverAnswer | BaseException]) -> None:
-    """Read a solver's output to the end as it comes (memory bounded by the model, not by the chatter)."""
-    try:
-        answers.append(read_solver_output(stream, name, max_var=num_vars))
-    except InputError as exc:
-        answers.append(exc)
-        for _ in iter(stream.readline, b""):  # drain, so the solver is not blocked on a full pipe
-            pass
-    finally:
-        stream.close()
+def _how(ended: Executed) -> str:
+    """How a solver run ended, for a message."""
+    if ended.stopped == "deadline":
+        return "stopped at the time limit"
+    if ended.stopped:
+        return "stopped: it answered but did not exit"
+    code = ended.returncode
+    if code is not None and code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
 
 
-def _stop_group(proc: subprocess.Popen[bytes]) -> None:
-    """Kill the solver and whatever it started (it leads its own process group), then reap it."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except OSError:
-        pass
-    proc.wait()
+def _without_source(message: str, name: str) -> str:
+    """A reader's message without its leading ``NAME:`` (the message it goes into names the solver)."""
+    if not message.startswith(f"{name}:"):
+        return message
+    rest = message[len(name) + 1:]
+    return f"line {rest}" if rest[:1].isdigit() else rest.lstrip()
 
 
-def _tail(path: str) -> list[str]:
-    try:
-        with open(path, "rb") as handle:
-            handle.seek(0, os.SEEK_END)
-            handle.seek(max(0, handle.tell() - 4096))
-            text = handle.read().decode("utf-8", "replace")
-    except OSError:
-        return []
-    return [line.strip() for line in text.splitlines() if line.strip()][-TAIL:]
+class _Tail:
+    """The last :data:`TAIL_BYTES` of a solver's error output (what it says when it fails), in memory."""
+
+    def __init__(self) -> None:
+        self.chunks: deque[bytes] = deque()
+        self.size = 0
+
+    def write(self, data: bytes) -> None:
+        self.chunks.append(data)
+        self.size += len(data)
+        while self.size - len(self.chunks[0]) >= TAIL_BYTES:
+            self.size -= len(self.chunks.popleft())
+
+    def lines(self) -> list[str]:
+        text = b"".join(self.chunks)[-TAIL_BYTES:].decode("utf-8", "replace")
+        return [" ".join(line.split()) for line in text.splitlines() if line.strip()][-TAIL:]
+
+    def last(self) -> str:
+        """``; it said: LINE`` with its last line of error output, or nothing."""
+        lines = self.lines()
+        return f"; it said: {lines[-1][:200]}" if lines else ""

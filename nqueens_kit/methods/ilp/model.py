@@ -41,9 +41,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...errors import InputError, NQueensError
-from ...problem.board import Board, Cell, Problem, lex_pairs
+from ...errors import InputError, SolverError
+from ...problem.board import Board, Cell, Problem, lex_pairs, whole_number
 from ...problem.results import SolveResult, Status
+from ...runtime.limits import DEFAULT_MEMORY_SHARE, check_size, memory_budget, physical_memory
 from ...solvers import get_solver
 from ...solvers.ilp_pulp import IlpSolver, pulp_module
 from ..base import infeasible_message
@@ -103,17 +104,30 @@ def _constraints(prob: Any) -> list[Any]:
 
 
 def build_model(problem: Problem | int, formulation: str | Formulation = DEFAULT_FORMULATION,
-                relax: bool = False, order: int | None = None) -> IlpModel:
+                relax: bool = False, order: int | None = None, max_memory: Any = None) -> IlpModel:
     """The PuLP model of ``problem`` in ``formulation``; ``relax`` makes the variables continuous in 0..1.
     ``order`` renames the variables in a random order and shuffles the constraints (another instance of the
     same model for a solver; the same on every machine for the same seed).
 
     One linear pass over :meth:`Problem.lines` (each line lists its own cells), so building costs
     O(n²) for ``lines`` and ``max-queens``; ``pairwise`` has O(n³) pair constraints by its nature.
+    The size guard of the command line runs first: a model whose predicted memory is above ``max_memory``
+    (bytes or a size such as ``"8G"``) is refused with one line rather than built.  Without ``max_memory``
+    the budget is the larger of the kit's (:func:`~nqueens_kit.runtime.limits.memory_budget`) and the
+    machine's default share: a verb that builds the model has already held it to its own budget, which may
+    be an explicit one above the environment's.
     """
-    pulp = pulp_module()
     problem = _as_problem(problem)
     form = get_formulation(formulation)
+    if not isinstance(relax, bool):
+        raise InputError(f"relax is True or False, not {str(relax)[:40]!r}")
+    if order is not None and (isinstance(order, str) or whole_number(order) is None):
+        raise InputError(f"order is a whole number (a seed) or None, not {str(order)[:40]!r}")
+    better = 'formulation="lines", ' if form.name == "pairwise" else ""
+    check_size(form.size(problem), f"the {form.name} ILP model of {problem.n}-queens",
+               f'use {better}a smaller n, solve(n, "sat"), or construct(n) for one board of any size',
+               _builder_budget(max_memory))
+    pulp = pulp_module()
     start = time.perf_counter()
     n = problem.n
     prob = pulp.LpProblem(f"queens_{n}_{form.name.replace('-', '_')}",
@@ -147,6 +161,17 @@ def build_model(problem: Problem | int, formulation: str | Formulation = DEFAULT
         add_lex_leader(model)
     model.build_seconds = time.perf_counter() - start
     return model
+
+
+def _builder_budget(max_memory: Any) -> int:
+    if max_memory is not None:
+        return memory_budget(max_memory)
+    machine = physical_memory()
+    share = int(machine * DEFAULT_MEMORY_SHARE) if machine else 8 * 1024**3
+    try:
+        return max(share, memory_budget())
+    except InputError:  # a malformed environment variable: every verb and the command line say so
+        return share
 
 
 def add_lex_leader(model: IlpModel) -> int:
@@ -283,11 +308,13 @@ def _run(model: IlpModel, backend: IlpSolver, deadline: float | None, settings: 
         start = time.perf_counter()
         try:
             returned = model.prob.solve(engine)
-        except pulp.PulpSolverError as exc:
-            detail = str(exc).strip().splitlines()
-            raise NQueensError(f"{backend.name} failed: {detail[0] if detail else exc!r}") from None
         except OSError as exc:
             raise InputError(f"{backend.name} could not write its files in {tmp}: {exc.strerror or exc}") from None
+        except getattr(pulp, "PulpError", pulp.PulpSolverError) as exc:
+            detail = (str(exc).strip().splitlines() or [repr(exc)])[0]
+            if "os error" in detail.lower():  # PuLP 4 reports a failed file write this way
+                raise InputError(f"{backend.name} could not write its files in {tmp}: {detail}") from None
+            raise SolverError(f"{backend.name} failed: {detail}") from None
         seconds = time.perf_counter() - start
         state, stats = _classify(model.prob, returned)
         text = Path(log_path).read_text(errors="replace") if os.path.exists(log_path) else ""
@@ -376,13 +403,13 @@ def iter_boards(problem: Problem, formulation: str | Formulation | None = None,
         if run.state == "infeasible":
             return
         if run.state not in ("optimal", "feasible"):
-            raise NQueensError(f"{backend.name} stopped without an answer after {found} solutions "
+            raise SolverError(f"{backend.name} stopped without an answer after {found} solutions "
                                f"({run.stats.get('solver_status', 'no status')})")
         board = model.board()
         if form.maximise and len(board) < n:
             return  # the best placement left is no longer a full board
         if not problem.verify(board):
-            raise NQueensError(f"{backend.name} returned an invalid board after {found} solutions: {board}")
+            raise SolverError(f"{backend.name} returned an invalid board after {found} solutions: {board}")
         found += 1
         yield board
         model.prob.addConstraint(pulp.lpSum([model.x[cell] for cell in board]) <= n - 1, f"nogood_{found}")
@@ -444,7 +471,8 @@ def lp_relaxation(problem: Problem | int, formulation: str | Formulation = DEFAU
     problem = _as_problem(problem)
     form = get_formulation(formulation)
     backend = get_solver("ilp", solver).require()
-    assert isinstance(backend, IlpSolver)
+    if not isinstance(backend, IlpSolver):
+        raise InputError(f"{backend.name} cannot solve an LP relaxation; use an ILP solver (cbc or highs)")
     model = build_model(problem, form, relax=True)
     run = _run(model, backend, None, None)
     status = {"optimal": "optimal", "feasible": "optimal", "infeasible": "infeasible"}.get(run.state, "error")
@@ -472,15 +500,28 @@ def export_model(problem: Problem | int, formulation: str | Formulation, path: s
     ignores an ``OBJSENSE`` section and HiGHS honours it, so the MPS file of ``max-queens`` minimises
     minus the number of queens (optimum -n), which every reader solves alike.
     """
-    target = Path(path)
+    text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+    if not isinstance(text, str):
+        raise InputError(f"a model file is named by a path such as model.lp or model.mps, not {str(path)[:40]!r}")
+    if not text.strip():
+        raise InputError("a model file is named by a path such as model.lp or model.mps, not an empty string")
+    if "\0" in text:
+        raise InputError(f"a path cannot hold a NUL character: {text[:40]!r}")
+    if text.endswith(("/", os.sep)):
+        raise InputError(f"cannot write {text[:80]!r}: a path ending in {text[-1]} names a folder; "
+                         "name a file FILE.lp or FILE.mps")
+    target = Path(text)
     suffix = target.suffix.lower()
     if suffix not in (".lp", ".mps"):
         raise InputError(f"cannot tell the format of {str(target)!r}: name the file FILE.lp or FILE.mps")
     form = get_formulation(formulation)
-    if target.is_dir():
-        raise InputError(f"cannot write {target}: it is a folder; name a file FILE.lp or FILE.mps")
-    if not target.parent.is_dir():
-        raise InputError(f"cannot write {target}: folder {target.parent} does not exist")
+    try:
+        if target.is_dir():
+            raise InputError(f"cannot write {target}: it is a folder; name a file FILE.lp or FILE.mps")
+        if not target.parent.is_dir():
+            raise InputError(f"cannot write {target}: folder {target.parent} does not exist")
+    except OSError as exc:
+        raise InputError(f"cannot write {target}: {exc.strerror or exc}") from None
     pulp = pulp_module()
     model = build_model(problem, form)
     try:

@@ -31,11 +31,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...errors import InputError
+from ...errors import ConflictError, InputError
 from ...formats.dimacs import Dimacs, write_dimacs_clauses
-from ...problem.board import Board, Cell, Line, Problem, lex_pairs, parse_n
-from ...runtime.limits import SAT_BYTES_PER_CLAUSE, SAT_BYTES_PER_VARIABLE, Size
-from .encodings import DEFAULT_ENCODING, Clause, VarPool, get_encoding
+from ...problem.board import Board, Cell, Line, Problem, board_cells, first_conflict, lex_pairs, parse_n
+from ...runtime.files import written_whole
+from ...runtime.limits import SAT_BYTES_PER_CLAUSE, SAT_BYTES_PER_VARIABLE, Size, check_size
+from .encodings import DEFAULT_ENCODING, Clause, VarPool, builder_budget, get_encoding
 
 PART_TEXT = {"alo": "at least one", "amo": "at most one", "placed": "pre-placed queen", "blocked": "blocked cell",
              "lex": "lex-leader symmetry breaking"}
@@ -147,7 +148,8 @@ def decode_model(model: Iterable[int], n: int) -> Board:
     return tuple(sorted(((lit - 1) // n + 1, (lit - 1) % n + 1) for lit in model if 0 < lit <= top))
 
 
-def build_cnf(problem: Problem | int, encoding: str = DEFAULT_ENCODING, define: bool = False) -> CNF:
+def build_cnf(problem: Problem | int, encoding: str = DEFAULT_ENCODING, define: bool = False,
+              max_memory: Any = None) -> CNF:
     """The CNF of an N-queens problem: for each line, at least one (rows and columns) and at most one in
     the chosen encoding; a unit clause per pre-placed queen (``P[r,c]``) and per blocked cell (``¬P[r,c]``);
     with the problem's symmetry broken, the lex-leader clauses (:func:`lex_leader_clauses`).
@@ -155,10 +157,18 @@ def build_cnf(problem: Problem | int, encoding: str = DEFAULT_ENCODING, define: 
     ``define`` adds one clause per helper variable making it a function of the board (see
     :mod:`nqueens_kit.methods.sat.encodings`); the boards are the same, but each board then has exactly one
     model.
+
+    The size guard of the command line runs first: a formula whose predicted memory is above ``max_memory``
+    (bytes or a size such as ``"8G"``; default: :func:`~nqueens_kit.methods.sat.encodings.builder_budget`)
+    is refused with one line rather than built until the machine runs out of memory.
     """
     if not isinstance(problem, Problem):
         problem = Problem(problem)
     enc = get_encoding(encoding)
+    _check_flag(define, "define")
+    better = 'a helper-variable encoding (encoding="sequential"), ' if enc.name == "pairwise" else ""
+    check_size(cnf_size(problem, enc.name, define), f"the {enc.name} CNF of {problem.n}-queens",
+               f"use {better}a smaller n, or construct(n) for one board of any size", builder_budget(max_memory))
     n = problem.n
     pool = VarPool(n * n)
     clauses: list[Clause] = []
@@ -258,7 +268,27 @@ def build_residual(problem: Problem, queens: Iterable[Cell], encoding: str = DEF
     >>> r.board([1, 2, -3, -4, 5, -6])
     ((1, 2), (2, 4), (3, 1), (4, 3))
     """
+    if not isinstance(problem, Problem):
+        problem = Problem(problem)
+    queens = board_cells(problem.n, queens)
+    get_encoding(encoding)
+    _check_flag(define, "define")
+    if lines is not None:
+        if isinstance(lines, (str, bytes)) or not isinstance(lines, Iterable):
+            raise InputError(f"lines are problem.lines() or None, not {str(lines)[:40]!r}")
+        lines = list(lines)
+        if not all(isinstance(line, Line) for line in lines):
+            raise InputError("lines are problem.lines() (a list of Line) or None")
     fixed = tuple(sorted(set(queens) | set(problem.preplaced)))
+    clash = first_conflict(fixed)
+    if clash:
+        (r, c), (r2, c2), why = clash
+        raise ConflictError(f"the fixed queens at {r},{c} and {r2},{c2} attack each other ({why}); fix queens that "
+                            "no other queen attacks")
+    on_blocked = set(fixed) & set(problem.blocked)
+    if on_blocked:
+        r, c = min(on_blocked)
+        raise InputError(f"a queen is fixed on the blocked cell {r},{c}; a cell is one or the other")
     closed = set(problem.blocked)
     rows = {r for r, _ in fixed}
     cols = {c for _, c in fixed}
@@ -302,6 +332,10 @@ def predicted_size(n: int, encoding: str = DEFAULT_ENCODING, preplaced: int = 0,
     lex-leader part, with ``break_symmetry``, from :func:`lex_leader_size`)."""
     n = parse_n(n)
     counts = get_encoding(encoding).counts
+    preplaced = parse_n(preplaced, minimum=0, maximum=n, what="preplaced (how many queens are pre-placed)")
+    blocked = parse_n(blocked, minimum=0, maximum=n * n - preplaced, what="blocked (how many cells are blocked)")
+    _check_flag(define, "define")
+    _check_flag(break_symmetry, "break_symmetry")
     variables, clauses = n * n, preplaced + blocked
     if break_symmetry:
         helpers, lex = lex_leader_size(n)
@@ -323,12 +357,18 @@ def cnf_size(problem: Problem, encoding: str = DEFAULT_ENCODING, define: bool = 
                 memory=SAT_BYTES_PER_CLAUSE * clauses + SAT_BYTES_PER_VARIABLE * variables)
 
 
+def _check_flag(value: Any, what: str) -> None:
+    if not isinstance(value, bool):
+        raise InputError(f"{what} is True or False, not {str(value)[:40]!r}")
+
+
 def pairwise_clause_formula(n: int) -> int:
     """The lectures' count for the pairwise encoding: 2n + n²(n−1) + n(n−1)(2n−1)/3.
 
     2n at-least-one clauses (rows, columns), n·C(n,2) at-most-one pairs in rows and as many in columns,
     and n(n−1)(2n−1)/3 attacking pairs on the diagonals of both directions.
     """
+    n = parse_n(n)
     return 2 * n + n * n * (n - 1) + n * (n - 1) * (2 * n - 1) // 3
 
 
@@ -381,15 +421,11 @@ def dimacs_text(cnf: CNF, comments: bool = True) -> str:
 
 
 def write_dimacs(cnf: CNF, path: str | os.PathLike[str], comments: bool = True) -> Path:
-    """Write the CNF to ``path`` (one-line error if the path cannot be written)."""
-    path = Path(path)
-    try:
-        with open(path, "w", encoding="ascii") as out:
-            write_dimacs_clauses(
-                out, cnf.num_vars, cnf.clauses,
-                _dimacs_header_comments(cnf) if comments else (),
-                cnf.groups if comments else (),
-            )
-    except OSError as exc:
-        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
-    return path
+    """Write the CNF to ``path``, whole or not at all (one-line error if the path cannot be written)."""
+    with written_whole(path, encoding="ascii") as out:
+        write_dimacs_clauses(
+            out, cnf.num_vars, cnf.clauses,
+            _dimacs_header_comments(cnf) if comments else (),
+            cnf.groups if comments else (),
+        )
+    return Path(path)

@@ -10,6 +10,10 @@ Inside:
   ``counts(k) -> (helper variables, clauses)`` for an at-most-one over ``k`` literals.
 - :func:`exactly_one`: the at-least-one clause plus the chosen at-most-one.
 
+Every public function checks what it is given (the literals non-zero ints, each already a variable of the
+pool, so that helpers cannot collide with them; the pool a :class:`VarPool`; ``define`` True or False;
+a formula that fits in memory) and refuses anything else with one :class:`InputError` line.
+
 >>> pool = VarPool(3)
 >>> pairwise([1, 2, 3], pool)
 [[-1, -2], [-1, -3], [-2, -3]]
@@ -27,15 +31,65 @@ for)``, which makes each helper the OR of those literals, so every board has exa
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from math import isqrt
+from typing import Any
 
 from ...errors import InputError
+from ...problem.board import whole_number
+from ...runtime.limits import (
+    DEFAULT_MEMORY_SHARE,
+    SAT_BYTES_PER_CLAUSE,
+    SAT_BYTES_PER_VARIABLE,
+    Size,
+    check_size,
+    memory_budget,
+    physical_memory,
+)
 
 Clause = list[int]
+
+#: The largest variable id: DIMACS solvers (pycosat, PySAT, the binaries) read variables as 32-bit ints.
+MAX_VAR = 2**31 - 1
+#: Bytes of one id in a Python list (the pointer and the int), for the memory check of :meth:`VarPool.take`.
+BYTES_PER_ID = 36
+#: Below this many clauses an encoding is built without asking how much memory it needs.
+CHECK_SIZE_ABOVE = 1_000_000
+
+
+def builder_budget(max_memory: Any = None) -> int:
+    """The memory budget of a builder's own size guard (:func:`~nqueens_kit.methods.sat.cnf.build_cnf`, the
+    encodings): ``max_memory`` when given; otherwise the larger of the kit's budget
+    (:func:`~nqueens_kit.runtime.limits.memory_budget`) and the machine's default share.  A verb that calls
+    a builder has already held the request to its own budget, which may be an explicit ``--max-memory``
+    above the environment's; the builder's guard only stops what no budget allows by default."""
+    if max_memory is not None:
+        return memory_budget(max_memory)
+    machine = physical_memory()
+    share = int(machine * DEFAULT_MEMORY_SHARE) if machine else 8 * 1024**3
+    try:
+        return max(share, memory_budget())
+    except InputError:  # a malformed environment variable: every verb and the command line say so
+        return share
+
+
+def _shown(value: Any) -> str:
+    try:
+        text = repr(value)
+    except Exception:  # a repr that fails is still a value to name
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _variable_count(value: Any, what: str) -> int:
+    """A whole number of variables from 0 to :data:`MAX_VAR` (not a bool, a float or a string)."""
+    number = None if isinstance(value, str) else whole_number(value)
+    if number is None or not 0 <= number <= MAX_VAR:
+        raise InputError(f"{what} must be a whole number from 0 to {MAX_VAR:,}, not {_shown(value)}")
+    return number
 
 
 class VarPool:
@@ -47,21 +101,72 @@ class VarPool:
     """
 
     def __init__(self, top: int = 0) -> None:
-        self.top = top
+        self.top = _variable_count(top, "VarPool(top): the highest variable in use")
+
+    def __repr__(self) -> str:
+        return f"VarPool({self.top})"
 
     def new(self) -> int:
+        if self.top >= MAX_VAR:
+            raise InputError(f"no variable is left above {MAX_VAR:,}: DIMACS solvers read 32-bit variables")
         self.top += 1
         return self.top
 
     def take(self, count: int) -> list[int]:
         """``count`` fresh ids in increasing order."""
+        count = _variable_count(count, "VarPool.take(count)")
+        if self.top + count > MAX_VAR:
+            raise InputError(f"taking {count:,} variables above {self.top:,} passes {MAX_VAR:,}, the largest "
+                             "variable DIMACS solvers read")
+        if count > CHECK_SIZE_ABOVE and count * BYTES_PER_ID > builder_budget():
+            raise InputError(f"a list of {count:,} variables needs more memory than this machine allows")
         first = self.top + 1
         self.top += count
         return list(range(first, self.top + 1))
 
 
+def _literals(lits: Any, pool: Any, define: Any, name: str) -> list[int]:
+    """The literals as a list, checked, for the encoding ``name``; and the formula's size checked too.
+
+    A literal above ``pool.top`` would be handed out again as a helper, so the formula would say something
+    else; the pool must be made above every variable in use (``VarPool(n * n)`` for a board).
+    """
+    if not isinstance(pool, VarPool):
+        raise InputError(f"pool must be a VarPool (helper variables come from it), not {_shown(pool)}")
+    if not isinstance(define, bool):
+        raise InputError(f"define is True or False, not {_shown(define)}")
+    if isinstance(lits, (str, bytes, bytearray, Mapping)) or not isinstance(lits, Iterable):
+        raise InputError(f"literals are a list of non-zero ints (DIMACS literals), not {_shown(lits)}")
+    items = list(lits)
+    if items and set(map(type, items)) != {int}:
+        numbers = [None if isinstance(x, (str, bool)) else whole_number(x) for x in items]
+        if None in numbers:
+            wrong = items[numbers.index(None)]
+            raise InputError(f"literals are non-zero ints (DIMACS literals), not {_shown(wrong)}")
+        items = [x for x in numbers if x is not None]
+    if items:
+        if 0 in items:
+            raise InputError("0 is not a literal: literals are non-zero ints, -v for the negation of variable v")
+        highest = max(max(items), -min(items))
+        if highest > pool.top:
+            raise InputError(f"literal {highest} is not a variable of the pool (its top is {pool.top}); make the "
+                             "pool with VarPool(top) at or above every variable in use, so helpers cannot "
+                             "collide with the literals")
+    helpers, clauses = ENCODINGS[name].counts(len(items))
+    if clauses > CHECK_SIZE_ABOVE:
+        size = Size(helpers, clauses=clauses,
+                    memory=SAT_BYTES_PER_CLAUSE * clauses + SAT_BYTES_PER_VARIABLE * helpers)
+        check_size(size, f"the {name} at-most-one over {len(items):,} literals",
+                   "use a helper-variable encoding (sequential) or fewer literals", builder_budget())
+    return items
+
+
 def pairwise(lits: Sequence[int], pool: VarPool, define: bool = False) -> list[Clause]:
     """At most one: ``¬a ∨ ¬b`` for every pair; k(k-1)/2 clauses, no helpers (the lectures' encoding)."""
+    return _pairwise(_literals(lits, pool, define, "pairwise"))
+
+
+def _pairwise(lits: Sequence[int]) -> list[Clause]:
     return list(map(list, combinations([-x for x in lits], 2)))
 
 
@@ -76,6 +181,7 @@ def sequential(lits: Sequence[int], pool: VarPool, define: bool = False) -> list
     ``¬(x_k ∧ s_{k-1})``.  3k - 4 clauses and k - 1 helpers for k >= 2.  With ``define`` also
     ``s_1 → x_1`` and ``s_i → s_{i-1} ∨ x_i``, so s_i is exactly "a queen among the first i".
     """
+    lits = _literals(lits, pool, define, "sequential")
     k = len(lits)
     if k <= 1:
         return []
@@ -109,8 +215,12 @@ def commander(lits: Sequence[int], pool: VarPool, define: bool = False) -> list[
     literal is its own commander.  At or below 4 literals it is plain pairwise.  With ``define`` also
     ``c → x_1 ∨ x_2 ∨ x_3``, so a commander is exactly "a queen in my group".
     """
+    return _commander(_literals(lits, pool, define, "commander"), pool, define)
+
+
+def _commander(lits: Sequence[int], pool: VarPool, define: bool) -> list[Clause]:
     if len(lits) <= SMALL:
-        return pairwise(lits, pool)
+        return _pairwise(lits)
     clauses: list[Clause] = []
     commanders: list[int] = []
     for start in range(0, len(lits), GROUP):
@@ -119,12 +229,12 @@ def commander(lits: Sequence[int], pool: VarPool, define: bool = False) -> list[
             commanders.append(group[0])
             continue
         c = pool.new()
-        clauses += pairwise(group, pool)
+        clauses += _pairwise(group)
         clauses += [[-x, c] for x in group]
         if define:
             clauses.append([-c, *group])
         commanders.append(c)
-    return clauses + commander(commanders, pool, define)
+    return clauses + _commander(commanders, pool, define)
 
 
 @cache
@@ -147,9 +257,13 @@ def product(lits: Sequence[int], pool: VarPool, define: bool = False) -> list[Cl
     two v's.  At or below 4 literals it is plain pairwise.  With ``define`` also ``u_i → ∨ (grid row i)``
     and ``v_j → ∨ (grid column j)``.
     """
+    return _product(_literals(lits, pool, define, "product"), pool, define)
+
+
+def _product(lits: Sequence[int], pool: VarPool, define: bool) -> list[Clause]:
     k = len(lits)
     if k <= SMALL:
-        return pairwise(lits, pool)
+        return _pairwise(lits)
     q = ceil_sqrt(k)
     p = -(-k // q)
     u = pool.take(p)
@@ -160,11 +274,18 @@ def product(lits: Sequence[int], pool: VarPool, define: bool = False) -> list[Cl
     if define:
         clauses += [[-u[i], *lits[i * q : (i + 1) * q]] for i in range(p)]
         clauses += [[-v[j], *lits[j::q]] for j in range(q)]
-    return clauses + product(u, pool, define) + product(v, pool, define)
+    return clauses + _product(u, pool, define) + _product(v, pool, define)
 
 
 def ceil_sqrt(k: int) -> int:
     """⌈√k⌉ for k >= 0, exactly."""
+    if type(k) is not int:
+        number = None if isinstance(k, str) else whole_number(k)
+        if number is None:
+            raise InputError(f"ceil_sqrt takes a whole number from 0, not {_shown(k)}")
+        k = number
+    if k < 0:
+        raise InputError(f"ceil_sqrt takes a whole number from 0, not {k}")
     r = isqrt(k)
     return r if r * r == k else r + 1
 
@@ -187,6 +308,7 @@ def binary(lits: Sequence[int], pool: VarPool, define: bool = False) -> list[Cla
     force two different codes.  k·m clauses and m helpers.  With ``define`` also ``b_j → ∨ (x_i whose
     index has bit j set)``, so all bits are 0 when no literal is true.
     """
+    lits = _literals(lits, pool, define, "binary")
     k = len(lits)
     if k <= 1:
         return []
@@ -245,4 +367,6 @@ def get_encoding(name: str) -> Encoding:
 def exactly_one(lits: Sequence[int], pool: VarPool, encoding: str = DEFAULT_ENCODING,
                 define: bool = False) -> list[Clause]:
     """At least one (one clause over all the literals) plus at most one in the named encoding."""
-    return [list(lits)] + get_encoding(encoding).at_most_one(lits, pool, define)
+    chosen = get_encoding(encoding)
+    items = _literals(lits, pool, define, chosen.name)
+    return [list(items)] + chosen.at_most_one(items, pool, define)

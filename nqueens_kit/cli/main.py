@@ -1,0 +1,177 @@
+"""The ``nqueens-kit`` command: parses, asks the method layer, prints.
+
+::
+
+    nqueens-kit solve N [--method NAME] [--encoding NAME | --formulation NAME] [--solver NAME]
+                        [--settings NAME] [--place R,C ...] [--break-symmetry] [--time-limit S]
+                        [--max-memory SIZE] [--proof FILE [--checker auto|drup|dratify]] [--json]
+    nqueens-kit count N [--method NAME] [...] [--fundamental | --break-symmetry] [--time-limit S] [--json]
+    nqueens-kit count --from-cnf FILE [--n N] [--json]
+    nqueens-kit cnf N [--encoding NAME] [--place R,C ...] [--break-symmetry] [-o FILE]
+    nqueens-kit decode SOLVER_OUTPUT --n N [--json]
+    nqueens-kit lp N [--formulation NAME] [--place R,C ...] -o FILE.lp|FILE.mps
+    nqueens-kit solvers [--json]
+    nqueens-kit notebooks DEST [--force]
+    nqueens-kit trace ... | bnb ... | bench ... | frontier ... | plot ... | report ...
+
+This module is the command itself; :mod:`nqueens_kit.cli` is its light entry point (``run``), which
+answers Ctrl-C while this module and the kit load.  The subcommands live in :mod:`.solve`, :mod:`.inside`
+and :mod:`.bench`; what they share (exit statuses, the method options built from the registry, reporting)
+in :mod:`.common`.
+
+Exit status: 0 solved (or counted, or written), 1 infeasible, an invalid board or a solver that failed or
+gave a wrong answer, 2 bad input (one line on stderr saying what is wrong and what is valid; with
+``--json`` also an error object on stdout), 3 time or memory limit reached, 70 a bug in nqueens-kit (the
+traceback and a line saying so), 130 interrupted (143 terminated, 129 hung up).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import traceback
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from .. import __version__
+from ..errors import InputError, KitBug, NQueensError, SolverError
+from . import _startup_interrupt, bench, inside, solve
+from .common import EXIT_BUG, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, EXIT_TIMEOUT, PROG, Parser, print_json
+
+
+class Interrupted(KeyboardInterrupt):
+    """A signal asked the command to stop; ``code`` is the exit status it ends with."""
+
+    def __init__(self, code: int, why: str) -> None:
+        super().__init__(why)
+        self.code, self.why = code, why
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog=PROG, description="N-queens as SAT, ILP, CP and search: solve, count, encode, measure.",
+                    epilog="Exit status: 0 solved, 1 infeasible or a solver failed, 2 bad input, 3 time limit "
+                           "reached, 70 a bug in nqueens-kit.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    solve.register(sub)
+    bench.register(sub)
+    inside.register(sub)
+    return parser
+
+
+def _wants_json(argv: Sequence[str]) -> bool:
+    return "--json" in argv
+
+
+def _raise_interrupted(signum: int, frame: Any) -> None:
+    name = {signal.SIGTERM: "terminated", getattr(signal, "SIGHUP", -1): "hung up"}.get(signum, "interrupted")
+    raise Interrupted(128 + signum, name)
+
+
+def _ctrl_c_raises() -> None:
+    """From here on Ctrl-C raises KeyboardInterrupt, which :func:`main` turns into exit status 130 after
+    stopping children (during start-up it ended the process at once: :func:`nqueens_kit.cli.run`)."""
+    if signal.getsignal(signal.SIGINT) is _startup_interrupt:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _install_signal_handlers() -> None:
+    """SIGTERM and SIGHUP stop the command the way Ctrl-C does, so children and temporary files go too."""
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None:
+            try:
+                signal.signal(sig, _raise_interrupted)
+            except (ValueError, OSError):  # not the main thread
+                pass
+
+
+def _fail(message: str, argv: Sequence[str], code: int = EXIT_INPUT) -> int:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    if _wants_json(argv):
+        try:
+            print_json({"status": "error", "error": message, "exit": code})
+        except OSError:
+            pass
+    return code
+
+
+def _bug(exc: BaseException, argv: Sequence[str]) -> int:
+    """An exception nothing the user did explains: the traceback (the child's, for a bug in a child process),
+    and one line saying it is a bug in the kit."""
+    details = exc.details if isinstance(exc, KitBug) and exc.details else "".join(
+        traceback.format_exception(type(exc), exc, exc.__traceback__))
+    print(details.rstrip(), file=sys.stderr)
+    return _fail(f"this is a bug in nqueens-kit, not in your input ({type(exc).__name__}: "
+                 f"{' '.join(str(exc).split())[:200]}); please report it with the traceback above", argv, EXIT_BUG)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        _ctrl_c_raises()
+        parser = build_parser()
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # --help or --version, already printed
+            return int(exc.code or 0)
+        if not getattr(args, "func", None):
+            commands = ", ".join(sorted(_subcommands(parser)))
+            raise InputError(f"give a command: {commands} (see {PROG} --help)")
+        _install_signal_handlers()
+        code = int(args.func(args))
+        sys.stdout.flush()
+        return code
+    except SolverError as exc:
+        return _fail(str(exc), argv, EXIT_NO)
+    except NQueensError as exc:
+        return _fail(str(exc), argv)
+    except Interrupted as stop:
+        print(f"{PROG}: {stop.why}", file=sys.stderr)
+        return stop.code
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_OK
+    except MemoryError:
+        return _fail("ran out of memory; give a smaller problem (the kit refuses what it predicts will not fit in "
+                     "--max-memory)", argv, EXIT_TIMEOUT)
+    except OSError as exc:
+        _silence_stdout()
+        where = f" ({exc.filename})" if exc.filename else " (standard output)"
+        print(f"{PROG}: error: cannot write the output{where}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except Exception as exc:  # noqa: BLE001  (anything else is the kit's fault: say so, with the traceback)
+        return _bug(exc, argv)
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> list[str]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return list(action.choices)
+    return []
+
+
+def _silence_stdout() -> None:
+    """After a failed write, point stdout at /dev/null so Python's exit does not fail writing it again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def run() -> NoReturn:
+    """Console-script entry point."""
+    sys.exit(main())
+
+
+__all__ = ["EXIT_NO", "EXIT_OK", "build_parser", "main", "run"]
+
+if __name__ == "__main__":
+    run()
