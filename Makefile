@@ -32,9 +32,15 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_core.py
 	$(BIN)/python benchmarks/bench_ilp.py
 
-# The course as HTML with every figure (the stored notebooks keep none): build/site/index.html.
+# The course as a book, build/site/index.html: every chapter executed (the stored notebooks keep no figures)
+# and rendered by Sphinx with MyST-NB and the Sphinx Book Theme (pinned in the site extra; configuration in
+# book/): contents, previous/next, offline search, formulas by a bundled MathJax, each app's first view,
+# citations with DOIs.  MathJax and the widget manager come from npm (pinned, hash-checked, fetched once).
+# A chapter runs again only when it, its data or the kit changed (build/site-work keeps the executed ones);
+# make site CI=1 builds the short version the tests use.
+SITE_DIR ?= build/site
 site: $(STAMP)
-	$(BIN)/python -c 'from nqueens_kit.course.bundle import build_site; print(build_site("build/site")[-1])'
+	$(BIN)/python -c 'from nqueens_kit.course.bundle import build_site; print(build_site("$(SITE_DIR)")[-1])'
 
 install: $(STAMP)
 

@@ -515,8 +515,11 @@ def test_impossible_completion_frames_the_queens_to_blame() -> None:
     app.wait()
     assert app.core == ((1, 1), (2, 3))  # 8-queens has no board with both; (5, 8) is not to blame
     assert "1,1, 2,3 already make it impossible" in app.message_text
-    assert app.cells[(1, 1)].style.button_color == svg.CORE_COLOR == app.cells[(2, 3)].style.button_color
-    assert app.cells[(5, 8)].style.button_color != svg.CORE_COLOR
+    # framed, not filled: the attack red is kept for two queens that attack each other
+    assert app.cells[(1, 1)].layout.border == puzzle_module.CORE_FRAME == app.cells[(2, 3)].layout.border
+    assert svg.CORE_COLOR in puzzle_module.CORE_FRAME
+    assert app.cells[(5, 8)].layout.border != puzzle_module.CORE_FRAME
+    assert svg.CONFLICT_COLOR not in {app.cells[c].style.button_color for c in ((1, 1), (2, 3), (5, 8))}
     numbers = [child.value for child in app.grid.children if hasattr(child, "value")][:9]
     assert numbers == ["", "1", "2", "3", "4", "5", "6", "7", "8"]  # columns numbered as in P_rc
 

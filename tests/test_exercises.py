@@ -202,3 +202,260 @@ def test_resolve_one_step() -> None:
         resolve([1, 2], [2, 3])
     with pytest.raises(InputError, match="clash on 2 variables"):
         resolve([1, 2], [-1, -2])
+
+
+# ------------------------------------------------------------------ plausible wrong answers, each caught
+
+
+def _pairs(queens):
+    queens = list(queens)
+    return [(a, b) for i, a in enumerate(queens) for b in queens[i + 1:]]
+
+
+def _attack(a, b) -> bool:
+    return a[0] == b[0] or a[1] == b[1] or a[0] - a[1] == b[0] - b[1] or a[0] + a[1] == b[0] + b[1]
+
+
+def _on_board(n, queens) -> bool:
+    return all(1 <= r <= n and 1 <= c <= n for r, c in queens)
+
+
+WRONG_VERIFIES = {
+    # compares each queen with the next one in the list only: misses attacks between queens far apart
+    "consecutive queens only": lambda n, q: (len(q) == n and _on_board(n, q)
+                                             and not any(_attack(a, b) for a, b in zip(q, q[1:]))),
+    # takes a queen's place in the list for its row and checks columns and diagonals of the permutation
+    "the list index as the row": lambda n, q: (len(q) == n and _on_board(n, q) and len({c for _, c in q}) == n
+                                               and all(abs(i - j) != abs(q[i][1] - q[j][1])
+                                                       for i in range(n) for j in range(i + 1, n))),
+    # checks the upper bound of a cell but not the lower one
+    "no lower bound": lambda n, q: (len(q) == n and all(r <= n and c <= n for r, c in q)
+                                    and not any(_attack(a, b) for a, b in _pairs(q))),
+    # checks the lower bound of a cell but not the upper one
+    "no upper bound": lambda n, q: (len(q) == n and all(r >= 1 and c >= 1 for r, c in q)
+                                    and not any(_attack(a, b) for a, b in _pairs(q))),
+    # never counts the queens
+    "no count": lambda n, q: _on_board(n, q) and not any(_attack(a, b) for a, b in _pairs(q)),
+    # rows, columns and one direction of diagonals
+    "no anti-diagonals": lambda n, q: (len(q) == n and _on_board(n, q) and len({r for r, _ in q}) == n
+                                       and len({c for _, c in q}) == n and len({r - c for r, c in q}) == n),
+    # the diagonal test |dr| == |dc| on consecutive queens, rows and columns by sets
+    "sets for lines, consecutive diagonals": lambda n, q: (
+        len(q) == n and _on_board(n, q) and len({r for r, _ in q}) == n and len({c for _, c in q}) == n
+        and all(abs(a[0] - b[0]) != abs(a[1] - b[1]) for a, b in zip(q, q[1:]))),
+    # a board as a set of cells: a queen given twice counts once
+    "duplicates dropped": lambda n, q: verify(n, sorted(set(map(tuple, q)))),
+    # rows never compared: distinct columns and diagonals only
+    "no row check": lambda n, q: (len(q) == n and _on_board(n, q) and len({c for _, c in q}) == n
+                                  and len({r - c for r, c in q}) == n and len({r + c for r, c in q}) == n),
+}
+
+
+@pytest.mark.parametrize("name", list(WRONG_VERIFIES))
+def test_check_verify_catches_each_plausible_wrong_verify(name: str) -> None:
+    verdict = check_verify(WRONG_VERIFIES[name])
+    assert not verdict, f"check_verify accepted a verify with {name}"
+    assert verdict.message.startswith("Not yet")
+
+
+def test_check_verify_catches_the_consecutive_checker_on_the_reported_board() -> None:
+    verdict = check_verify(WRONG_VERIFIES["consecutive queens only"])
+    assert verdict.counterexample[0] in ("two queens on one diagonal, five rows apart",
+                                         "two pairs of queens on diagonals, none in neighbouring rows")
+    board = ((1, 2), (2, 4), (3, 1), (4, 5), (5, 3))
+    assert WRONG_VERIFIES["consecutive queens only"](5, board) and not verify(5, board)
+    assert any(n == 5 and q == board for _, n, q in __import__(
+        "nqueens_kit.course.exercises", fromlist=["verify_cases"]).verify_cases())
+
+
+def test_every_flawed_verify_case_has_one_kind_of_flaw() -> None:
+    from nqueens_kit.course.exercises import verify_cases
+
+    cases = verify_cases()
+    assert len({what for what, _, _ in cases}) == len(cases)
+    far = [q for what, _, q in cases if "apart" in what or "neighbouring" in what]
+    assert far and all(not any(_attack(a, b) for a, b in zip(q, q[1:])) for q in far if len(q) > 4)
+
+
+def _sequential_without_chain(lits, pool):
+    s = [pool.new() for _ in lits]
+    clauses = []
+    for i, x in enumerate(lits):
+        clauses.append([-x, s[i]])
+        if i > 0:
+            clauses.append([-x, -s[i - 1]])
+    return clauses
+
+
+def _binary_floor_bits(lits, pool):
+    import math
+
+    k = len(lits)
+    bits = [pool.new() for _ in range(max(1, math.floor(math.log2(k))) if k > 1 else 0)]
+    clauses = []
+    for i, x in enumerate(lits):
+        for b, bit in enumerate(bits):
+            clauses.append([-x, bit if (i >> b) & 1 else -bit])
+    return clauses
+
+
+def _product_without_ceil(lits, pool):
+    from math import isqrt
+
+    k = len(lits)
+    p = max(1, isqrt(k))  # should be the ceiling: the cells past p*p get no helpers
+    rows = [pool.new() for _ in range(p)]
+    cols = [pool.new() for _ in range(p)]
+    clauses = []
+    for index, x in enumerate(lits[:p * p]):
+        clauses += [[-x, rows[index // p]], [-x, cols[index % p]]]
+    clauses += pairwise(rows, pool) + pairwise(cols, pool)
+    return clauses
+
+
+def _commander_without_its_recursion(lits, pool):
+    groups = [lits[i:i + 3] for i in range(0, len(lits), 3)]
+    commanders = [pool.new() for _ in groups]
+    clauses = []
+    for group, c in zip(groups, commanders):
+        clauses += pairwise(group, pool) + [[-x, c] for x in group]
+    return clauses  # the at-most-one over the commanders is forgotten: two groups may each have a queen
+
+
+def _ladder_without_chain(lits, pool):
+    y = [pool.new() for _ in lits[:-1]]
+    return [[-x, y[i]] for i, x in enumerate(lits[:-1])] + [[-lits[i + 1], -y[i]] for i in range(len(y))]
+
+
+WRONG_AT_MOST_ONE = {
+    "neighbouring pairs only": lambda lits: [[-a, -b] for a, b in zip(lits, lits[1:])],
+    "a pair with itself (i <= j)": lambda lits: [[-lits[i], -lits[j]] for i in range(len(lits))
+                                                 for j in range(i, len(lits))],
+    "every pair but the last": lambda lits: [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:-1]],
+    "sequential counter without its chain": _sequential_without_chain,
+    "binary with floor(log2 k) bits": _binary_floor_bits,
+    "product with a grid too small": _product_without_ceil,
+    "commander without at most one commander": _commander_without_its_recursion,
+    "ladder without y_i -> y_i+1": _ladder_without_chain,
+    "at least one added": lambda lits: [list(lits)] + [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:]],
+}
+
+
+@pytest.mark.parametrize("name", list(WRONG_AT_MOST_ONE))
+def test_check_at_most_one_catches_each_plausible_wrong_encoding(name: str) -> None:
+    verdict = check_at_most_one(WRONG_AT_MOST_ONE[name])
+    assert not verdict, f"check_at_most_one accepted {name}"
+
+
+WRONG_EXACTLY_ONE = {
+    "no at-least-one clause": lambda lits, pool: pairwise(lits, pool),
+    "at least one of all but the last": lambda lits, pool: [list(lits[:-1])] + pairwise(lits, pool),
+    "sequential without 'no true literal after the first'": lambda lits, pool: [list(lits)] + [
+        clause for clause in sequential(lits, pool) if not all(lit < 0 for lit in clause)],
+    "at least one twice, no at most one": lambda lits, pool: [list(lits), list(lits)],
+}
+
+
+@pytest.mark.parametrize("name", list(WRONG_EXACTLY_ONE))
+def test_check_exactly_one_catches_each_plausible_wrong_encoding(name: str) -> None:
+    assert not check_exactly_one(WRONG_EXACTLY_ONE[name]), name
+
+
+def _pairwise_count(n):
+    return 2 * n + n * n * (n - 1) + n * (n - 1) * (2 * n - 1) // 3
+
+
+WRONG_PAIRWISE_COUNTS = {
+    "one direction of diagonals": lambda n: 2 * n + n * n * (n - 1) + n * (n - 1) * (2 * n - 1) // 6,
+    "ordered pairs (every clause twice)": lambda n: 2 * n + 2 * n * n * (n - 1) + 2 * n * (n - 1) * (2 * n - 1) // 3,
+    "no at-least-one clauses": lambda n: _pairwise_count(n) - 2 * n,
+    "the long diagonal counted twice": lambda n: _pairwise_count(n) + n * (n - 1),
+    "diagonal lengths 1..n-1 only": lambda n: 2 * n + n * n * (n - 1) + 2 * 2 * sum(k * (k - 1) // 2 for k in range(1, n)),
+    "the leading term 5n^3/3": lambda n: round(5 * n**3 / 3),
+}
+
+
+@pytest.mark.parametrize("name", list(WRONG_PAIRWISE_COUNTS))
+def test_check_clause_count_catches_each_plausible_wrong_formula(name: str) -> None:
+    assert check_clause_count(_pairwise_count)
+    assert not check_clause_count(WRONG_PAIRWISE_COUNTS[name]), name
+
+
+def _sequential_count(n):
+    lines = 2 * n * (1 + 3 * n - 4)
+    diagonals = 2 * (3 * n - 4 + 2 * sum(3 * k - 4 for k in range(2, n)))
+    return lines + diagonals if n > 1 else 2
+
+
+WRONG_SEQUENTIAL_COUNTS = {
+    "the diagonals shorter than n forgotten": lambda n: 2 * n * (1 + 3 * n - 4) + 2 * (3 * n - 4),
+    "one diagonal of each length": lambda n: 2 * n * (1 + 3 * n - 4) + 2 * sum(3 * k - 4 for k in range(2, n + 1)),
+    "the one-cell corners counted (3k - 4 = -1)": lambda n: _sequential_count(n) - 4 if n > 1 else 2,
+    "no special case for n = 1": lambda n: 2 * n * (1 + 3 * n - 4) + 2 * (3 * n - 4 + 2 * sum(
+        3 * k - 4 for k in range(2, n))),
+    "no at-least-one clauses": lambda n: _sequential_count(n) - 2 * n,
+}
+
+
+@pytest.mark.parametrize("name", list(WRONG_SEQUENTIAL_COUNTS))
+def test_check_clause_count_catches_each_plausible_wrong_sequential_formula(name: str) -> None:
+    assert check_clause_count(_sequential_count, encoding="sequential")
+    assert not check_clause_count(WRONG_SEQUENTIAL_COUNTS[name], encoding="sequential"), name
+
+
+def _right_diagonals(n):
+    cells = [(r, c) for r in range(1, n + 1) for c in range(1, n + 1)]
+    lines = [[q for q in cells if q[0] - q[1] == d] for d in range(1 - n, n)]
+    lines += [[q for q in cells if q[0] + q[1] == s] for s in range(2, 2 * n + 1)]
+    return [line for line in lines if len(line) >= 2]
+
+
+WRONG_DIAGONALS = {
+    "one direction only": lambda n: [line for line in _right_diagonals(n)
+                                     if len({r - c for r, c in line}) == 1],
+    "the one-cell corners kept": lambda n: _right_diagonals(n) + [[(1, n)], [(n, 1)]],
+    "0-based cells": lambda n: [[(r - 1, c - 1) for r, c in line] for line in _right_diagonals(n)],
+    "the last anti-diagonal of two cells missing": lambda n: [
+        line for line in _right_diagonals(n) if not (len({r + c for r, c in line}) == 1 and line[0][0] + line[0][1]
+                                                     == 2 * n - 1)],
+    "rows and columns included": lambda n: _right_diagonals(n) + [[(r, c) for c in range(1, n + 1)]
+                                                                  for r in range(1, n + 1)],
+    "every line twice": lambda n: _right_diagonals(n) * 2,
+}
+
+
+@pytest.mark.parametrize("name", list(WRONG_DIAGONALS))
+def test_check_diagonals_catches_each_plausible_wrong_answer(name: str) -> None:
+    assert check_diagonals(_right_diagonals)
+    assert not check_diagonals(WRONG_DIAGONALS[name]), name
+
+
+def test_check_count_catches_plausible_wrong_counts_and_takes_any_integer() -> None:
+    import numpy as np
+
+    assert check_count(np.int64(4), Problem(8, [(1, 1)]))  # a NumPy sum is a count too
+    for wrong in (92, 8, 0, 3):  # all boards; the board's size; none; the first row's queen counted as fixed
+        assert not check_count(wrong, Problem(8, [(1, 1)]))
+    assert not check_count(92, 8, fundamental=True) and not check_count(12, 8)  # the two counts confused
+    assert not check_count(4.0, Problem(8, [(1, 1)]))  # a float is not a count
+
+
+WRONG_PAR2 = {
+    "PAR-1": lambda times, limit: sum(limit if t is None else t for t in times) / len(times),
+    "PAR-10": lambda times, limit: sum(10 * limit if t is None else t for t in times) / len(times),
+    "timeouts dropped": lambda times, limit: (sum(t for t in times if t is not None)
+                                              / max(1, sum(t is not None for t in times))),
+    "the sum, not the mean": lambda times, limit: sum(2 * limit if t is None else t for t in times),
+    "the median": lambda times, limit: sorted(2 * limit if t is None else t for t in times)[len(times) // 2],
+    "a 0 s run counted as a timeout": lambda times, limit: sum(t or 2 * limit for t in times) / len(times),
+    "divided by the finished runs": lambda times, limit: (sum(2 * limit if t is None else t for t in times)
+                                                          / max(1, sum(t is not None for t in times))),
+}
+
+
+@pytest.mark.parametrize("name", list(WRONG_PAR2))
+def test_check_par2_catches_each_plausible_wrong_score(name: str) -> None:
+    verdict = check_par2(WRONG_PAR2[name])
+    assert not verdict, name
+    if name == "a 0 s run counted as a timeout":
+        assert "t is None" in verdict.message and verdict.counterexample == [0.0, None, 1.0]

@@ -33,13 +33,17 @@ def test_the_app_steps_and_draws() -> None:
     app.buttons["last"].click()
     assert app.step.value == app.step.max and 'data-queens="6"' in app.board.value
     app.buttons["first"].click()
-    assert app.step.value == 0 and app.event_line.value.startswith("decide")
+    assert app.step.value == 0 and app.step_text.startswith("decide") and not app.graph.value
     learn = next(k for k, e in enumerate(app.trace_result.events) if e.kind == "learn")
     app.step.value = learn
     assert "learned:" in app.event_line.value and "P[" in app.event_line.value
     conflict = learn - 1
     app.step.value = conflict
-    assert "nqk-conflict" in app.board.value
+    assert "nqk-conflict" in app.board.value and app.graph.value  # the implication graph of this conflict
+    assert app.graph_step == conflict
+    decided = app.board.value.count('class="nqk-decision"')
+    assert decided == len(state_at(app.trace_result, conflict).decided) >= 1  # the decisions framed
+    assert all(button.icon and not button.description for button in app.buttons.values())
     app.place.value = "1,1 2,3"
     app.n.value = 8
     app.run_button.click()

@@ -40,6 +40,7 @@ EXPECTED = [
     "05-sat-vs-ilp.ipynb",
     "06-playground.ipynb",
     "07-inside-the-solvers.ipynb",
+    "08-formulations-side-by-side.ipynb",
 ]
 PIN = "nbval-check-output"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -213,6 +214,43 @@ def test_exercises_include_self_checking_ones() -> None:
         section = _exercise_code(_load(name)["cells"])
         assert re.search(r"\bcheck_\w+\(", section), f"{name}: no self-checking exercise"
         assert "from nqueens_kit.course.exercises import" in section
+
+
+SOLUTION = re.compile(r"<summary>Worked solution</summary>(.*?)</details>", re.S)
+CODE_BLOCK = re.compile(r"```python\n(.*?)```", re.S)
+NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w])")
+
+
+def worked_solutions(name: str) -> list[tuple[int, str, str]]:
+    """``(exercise number, prose, code)`` of every worked solution of a chapter: the prose of its
+    <details> block and the python code blocks in it."""
+    exercises = _exercises_text(_load(name)["cells"])
+    found = []
+    for number, text in zip(re.findall(r"^\*\*(\d+)\.", exercises, re.M),
+                            re.split(r"^\*\*\d+\.", exercises, flags=re.M)[1:], strict=True):
+        for body in SOLUTION.findall(text):
+            code = "\n".join(CODE_BLOCK.findall(body))
+            found.append((int(number), CODE_BLOCK.sub("", body), code))
+    return found
+
+
+WORKED = [(name, number) for name in EXPECTED for number, _prose, _code in worked_solutions(name)]
+
+
+@pytest.mark.parametrize(("name", "number"), WORKED, ids=[f"{n[:2]}-ex{k}" for n, k in WORKED])
+def test_every_worked_solution_runs_and_computes_its_numbers(name: str, number: int, tmp_path, monkeypatch) -> None:
+    """A worked solution is code that runs on its own (imports included) and checks what it states: every
+    number in its prose is computed by its code (it appears there, in an assert or a print), so a wrong
+    answer cannot ship."""
+    (prose, code), = [(p, c) for k, p, c in worked_solutions(name) if k == number]
+    assert code.strip(), f"{name}, exercise {number}: the worked solution has no ```python code to run"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    exec(compile(code, f"{name} exercise {number}", "exec"), {"__name__": "__worked__"})  # noqa: S102
+    stated = {n.replace(",", "") for n in NUMBER.findall(re.sub(r"\$[^$]*\$|`[^`]*`", "", prose))}
+    computed = {n.replace(",", "").replace("_", "") for n in NUMBER.findall(code.replace("_", ""))}
+    missing = sorted(n for n in stated - computed if float(n) > 9)  # small counts (1, 2, ...) read as words
+    assert not missing, f"{name}, exercise {number}: the prose states {missing} but the code does not compute them"
 
 
 if __name__ == "__main__":  # refresh the stored form: python tests/test_notebooks.py [NOTEBOOK ...]

@@ -101,3 +101,20 @@ def test_bad_values() -> None:
         check(build_cnf(3), "0\n", "nope")
     with pytest.raises(InputError, match="unknown encoding|encoding"):
         solve_with_proof(Problem(3), "/tmp/x", encoding="nope")
+
+
+@pytest.mark.parametrize("checker", INSTALLED_CHECKERS)
+def test_deletions_do_not_make_a_proof_drat_and_a_rat_step_does(checker: str) -> None:
+    """A proof is named by what its lemmas need: deletion lines leave it DRUP; one RAT lemma (a clause on a
+    fresh variable, which no unit propagation derives) makes it DRAT."""
+    cnf = build_cnf(Problem(6, [(1, 2), (2, 5)]))
+    proof = prove(cnf, PROVERS[0])
+    verdict = check(cnf, proof, checker)
+    assert verdict.checked and verdict.system == proof.format == "DRUP"
+    with_deletion = Proof([*proof.lines[:-1], "d " + " ".join(map(str, cnf.clauses[0])) + " 0", "0"], "hand")
+    assert with_deletion.deletions >= 1
+    assert check(cnf, with_deletion, checker).system == with_deletion.format == "DRUP"
+    fresh = cnf.num_vars + 1
+    rat = Proof([f"{fresh} 0", *proof.lines], "hand")
+    assert check(cnf, rat, checker).system == rat.format == "DRAT"
+    assert Proof(["0"], "made up").format == "clausal"

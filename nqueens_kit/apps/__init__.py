@@ -7,6 +7,10 @@
   completes it, or shows why it cannot.
 - :mod:`.timing_explorer`: time configurations of any method over a range of n and watch the plot grow.
 - :mod:`.inside`: inside the solver: step through a CDCL trace on the board; walk a branch-and-bound tree.
+- :mod:`.solution_stepper`: n and a pre-placed queen; step through every completion (chapter 2).
+- :mod:`.relaxation_explorer`: a formulation's LP relaxation on the board, beside its model (chapter 3).
+- :mod:`.encoding_explorer`: one "at most one" over k literals in each encoding: clauses, helpers, sizes
+  (chapter 4).
 - :mod:`.playground`: the five as tabs (``notebooks/06-playground.ipynb``, ``make app``).
 - :mod:`.common`: the message line, callbacks that never raise, and :class:`~.common.Job`, which runs every
   solve, enumeration and sweep in the background with a time limit and a Stop button, so no app can freeze
@@ -28,9 +32,12 @@ from __future__ import annotations
 from .board_explorer import BoardExplorer, board_explorer
 from .common import APP_TIME_LIMIT, Job, installed_solvers
 from .completion import CompletionPuzzle, completion_puzzle
+from .encoding_explorer import EncodingExplorer, encoding_explorer
 from .formula_explorer import FormulaExplorer, formula_explorer
 from .inside import Inside, inside
 from .playground import Playground, playground
+from .relaxation_explorer import RelaxationExplorer, relaxation_explorer
+from .solution_stepper import SolutionStepper, solution_stepper
 from .svg import board_svg
 from .timing_explorer import TimingExplorer, timing_choices, timing_explorer
 
@@ -40,3 +47,5 @@ __all__ = [
     "installed_solvers", "playground",
     "timing_choices", "timing_explorer",
 ]
+__all__ += ["EncodingExplorer", "RelaxationExplorer", "SolutionStepper", "encoding_explorer", "relaxation_explorer",
+            "solution_stepper"]

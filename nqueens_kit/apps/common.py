@@ -232,3 +232,36 @@ def clamp_size(value: Any, low: int, high: int, what: str = "n") -> tuple[int, s
     if not low <= number <= high:
         return min(high, max(low, number)), f"{what} must be from {low} to {high} here, not {number}"
     return number, ""
+
+
+#: Environment variables Voilà sets in the kernels it starts (any one of them means "served by Voilà").
+VOILA_VARIABLES = ("VOILA_KERNEL_ID", "VOILA_REQUEST_URL", "VOILA_SERVER_URL", "VOILA_BASE_URL")
+
+
+def in_voila() -> bool:
+    """Whether this kernel was started by Voilà (``make app``), which shows outputs without their code."""
+    import os
+
+    return any(name in os.environ for name in VOILA_VARIABLES)
+
+
+def shown_with_code(answer: Any) -> Any:
+    """An exercise cell's answer, as it should be seen.  In JupyterLab (and under the tests) the answer
+    itself.  Served by Voilà, which hides code and lets nothing be edited, the cell's code above the answer
+    and a line saying where the exercise can be done, so "Not yet: ..." never stands alone."""
+    if not in_voila():
+        return answer
+    try:
+        from IPython import get_ipython
+
+        shell = get_ipython()
+        history = shell.user_ns.get("In", []) if shell is not None else []
+        source = history[-1] if history else ""
+    except ImportError:  # pragma: no cover - Voilà runs IPython kernels
+        source = ""
+    return widgets.HTML(
+        "<div class='nqk-exercise' style='font-size:15px'>"
+        f"<pre style='background:#f5f5f5;padding:6px;font-size:14px'>{html.escape(source.strip())}</pre>"
+        f"<div>{html.escape(str(answer))}</div>"
+        "<small>To answer, open this page in JupyterLab (<code>make run</code>, "
+        "notebooks/06-playground.ipynb), edit the line above and run the cell.</small></div>")

@@ -3,7 +3,8 @@ completes the board or says why not.
 
 "Why not" is concrete: two queens that attack each other are named and drawn red at once; a placement with
 no completion gets the smallest set of its queens that is already impossible (``SolveResult.core``: remove
-any one of them and a completion exists), framed on the board.  The methods run one after another in the
+any one of them and a completion exists), framed in red on the board (a red fill is kept for queens that
+attack each other).  The methods run one after another in the
 background, each with a time limit, under one Stop button; if they disagree, the app says so loudly.
 
 >>> app = completion_puzzle(n=4)
@@ -21,7 +22,7 @@ import ipywidgets as widgets
 
 from ..errors import NQueensError
 from ..methods import Choice, Method, methods_with, solve
-from ..problem.board import Board, Cell, Problem, conflicts
+from ..problem.board import Board, Cell, Problem, conflicts, parse_cell
 from ..problem.results import SolveResult, Status
 from .common import APP_TIME_LIMIT, Job, Messages, clamp_size, guarded, installed_solvers, ms, run_text
 from .svg import CONFLICT_COLOR, CORE_COLOR, DARK, LIGHT, PLACED_COLOR, QUEEN, QUEEN_COLOR
@@ -32,6 +33,8 @@ PUZZLE_MAX_N = 12
 #: becomes "" (it redraws only non-empty descriptions), so empty squares get a no-break space.
 EMPTY_SQUARE = "\u00a0"
 SQUARE_PX = 36
+#: The frame of a queen of the impossible core (the queens that already make a completion impossible).
+CORE_FRAME = f"3px solid {CORE_COLOR}"
 
 #: One method's answer: the method, what ran, and its result.
 Verdict = tuple[Method, Choice, SolveResult]
@@ -86,7 +89,8 @@ class CompletionPuzzle(Messages, widgets.VBox):
             f"<span style='color:{PLACED_COLOR}'>{QUEEN}</span> your queens · "
             f"<span style='color:{QUEEN_COLOR}'>{QUEEN}</span> the completion · "
             f"<span style='color:{CONFLICT_COLOR}'>■</span> queens that attack each other · "
-            f"<span style='color:{CORE_COLOR}'>▣</span> queens that already make a completion impossible")
+            f"<span style='border:3px solid {CORE_COLOR};padding:0 3px;color:{PLACED_COLOR}'>{QUEEN}</span> framed: "
+            "queens that already make a completion impossible")
         super().__init__([
             widgets.HBox([self.n, self.complete_button, self.clear_button, self.auto]),
             widgets.HTML(f"Click cells to place queens, then let {html.escape(_titles(self.methods))} complete "
@@ -150,8 +154,9 @@ class CompletionPuzzle(Messages, widgets.VBox):
 
     @guarded
     def toggle(self, cell: Cell) -> None:
-        """Place a queen on ``cell`` or take it away."""
-        cell = (int(cell[0]), int(cell[1]))
+        """Place a queen on ``cell`` or take it away; anything that is not a cell of whole numbers is refused
+        with its one-line message (a float is not rounded onto the board)."""
+        cell = parse_cell(cell)
         if cell not in self.cells:
             self.say(f"there is no cell {cell[0]},{cell[1]} on a {self.n.value} × {self.n.value} board", "error")
             return
@@ -244,11 +249,16 @@ class CompletionPuzzle(Messages, widgets.VBox):
         placed, solution, core = set(self.placed), set(self.solution), set(self.core)
         for (r, c), button in self.cells.items():
             base = LIGHT if (r + c) % 2 == 0 else DARK
+            button.layout.border = CORE_FRAME if (r, c) in core and (r, c) not in clashing else None
+            if button.layout.border:
+                button.add_class("nqk-core")
+            else:
+                button.remove_class("nqk-core")
             if (r, c) in clashing:
                 button.style.button_color, button.style.text_color = CONFLICT_COLOR, "#fff"
                 button.description = QUEEN
-            elif (r, c) in core:
-                button.style.button_color, button.style.text_color = CORE_COLOR, "#fff"
+            elif (r, c) in core:  # framed, not filled: red fill means two queens attack each other
+                button.style.button_color, button.style.text_color = base, PLACED_COLOR
                 button.description = QUEEN
             elif (r, c) in placed:
                 button.style.button_color, button.style.text_color = base, PLACED_COLOR

@@ -1,5 +1,6 @@
 """The formula explorer: the clauses one line of the board contributes, highlighted on the board, with their
-origins in the lectures' notation, and the clause counts of each family of lines against the closed form.
+origins in the lectures' notation, and the clause counts of each family of lines against the closed form;
+with ``dimacs=True`` also the DIMACS file a solver reads (its first lines, for chapter 1).
 
 Building a CNF of n <= 10 takes milliseconds, so this app works in place (no background job).
 
@@ -25,6 +26,8 @@ from .svg import board_svg
 FORMULA_MAX_N = 10
 #: At most this many clauses are listed for one line.
 MAX_LISTED_CLAUSES = 60
+#: At most this many lines of the DIMACS file are shown.
+DIMACS_LINES = 80
 
 
 def _line_title(name: str) -> str:
@@ -35,7 +38,8 @@ def _line_title(name: str) -> str:
 class FormulaExplorer(Messages, widgets.VBox):
     """The formula explorer (see :func:`formula_explorer`)."""
 
-    def __init__(self, n: Any = 4, encoding: str = DEFAULT_ENCODING, line: str = "row_1") -> None:
+    def __init__(self, n: Any = 4, encoding: str = DEFAULT_ENCODING, line: str = "row_1",
+                 dimacs: bool = False) -> None:
         size, problem_text = clamp_size(n, 1, FORMULA_MAX_N)
         self.n = widgets.IntSlider(value=size, min=1, max=FORMULA_MAX_N, description="n", continuous_update=False,
                                    style={"description_width": "30px"}, layout=widgets.Layout(width="300px"))
@@ -45,12 +49,14 @@ class FormulaExplorer(Messages, widgets.VBox):
         self.clauses = widgets.HTML(value="")
         self.families = widgets.HTML(value="")
         self.message = widgets.HTML(value="")
+        self.dimacs = widgets.HTML(value="")
+        self.show_dimacs = bool(dimacs)
         self._cnf: CNF | None = None
         super().__init__([
             widgets.HBox([self.n, self.encoding, self.line]),
             widgets.HBox([self.board, self.clauses], layout=widgets.Layout(align_items="flex-start",
                                                                              grid_gap="20px")),
-            self.families, self.message,
+            self.families, *([self.dimacs] if self.show_dimacs else []), self.message,
         ])
         self.add_class("nqk-formula-explorer")
         self._set_lines(line)
@@ -89,6 +95,8 @@ class FormulaExplorer(Messages, widgets.VBox):
         self._cnf = build_cnf(n, encoding)
         self._show_families()
         self._show_line()
+        if self.show_dimacs:
+            self._show_dimacs()
         self.say("")
 
     def _show_line(self) -> None:
@@ -125,6 +133,21 @@ class FormulaExplorer(Messages, widgets.VBox):
             + "".join(rows) + "</table>" + more + "</div>"
         )
 
+    def _show_dimacs(self) -> None:
+        cnf = self._cnf
+        if cnf is None:
+            return
+        lines = cnf.to_dimacs().splitlines()
+        shown = lines[:DIMACS_LINES]
+        more = (f"<div>… and {len(lines) - len(shown)} more lines (the whole file: <code>nqueens-kit cnf "
+                f"{cnf.n} --encoding {html.escape(cnf.encoding)}</code>)</div>" if len(lines) > len(shown) else "")
+        self.dimacs.value = (
+            f"<div class='nqk-dimacs'><b>The DIMACS file</b>: {len(lines)} lines, the header "
+            f"<code>p cnf {cnf.num_vars} {cnf.num_clauses}</code>, then one clause a line, ending in 0 (a negative "
+            "number is a negated variable; lines starting with c are comments)"
+            "<pre style='max-height:360px;overflow:auto;font-size:15px;line-height:1.25;background:#f6f6f6;"
+            f"padding:6px'>{html.escape(chr(10).join(shown))}</pre>{more}</div>")
+
     def _show_families(self) -> None:
         cnf = self._cnf
         if cnf is None:
@@ -153,11 +176,13 @@ class FormulaExplorer(Messages, widgets.VBox):
         )
 
 
-def formula_explorer(n: Any = 4, encoding: str = DEFAULT_ENCODING, line: str = "row_1") -> FormulaExplorer:
-    """The formula explorer: the clauses of one line, highlighted on the board, and counts per family.
+def formula_explorer(n: Any = 4, encoding: str = DEFAULT_ENCODING, line: str = "row_1",
+                     dimacs: bool = False) -> FormulaExplorer:
+    """The formula explorer: the clauses of one line, highlighted on the board, and counts per family; with
+    ``dimacs`` also the first lines of the DIMACS file.
 
     >>> app = formula_explorer(n=7)
     >>> "p cnf 49 490" in app.families.value
     True
     """
-    return FormulaExplorer(n, encoding, line)
+    return FormulaExplorer(n, encoding, line, dimacs)

@@ -1,8 +1,10 @@
 """Inside the solver: step through a CDCL search on the board, and walk a branch-and-bound tree.
 
-*CDCL trace*: the kit's own solver (or CaDiCaL's real trail) on one board; ◀ ▶ step through decisions,
-propagations, conflicts and learned clauses.  The board shows the queens (decisions framed), the cells
-ruled out (tinted), the clause that became false (red), and the learned clause in the lectures' notation.
+*CDCL trace*: the kit's own solver (or CaDiCaL's real trail) on one board; the step slider and its buttons
+walk through decisions, propagations, conflicts and learned clauses.  The board shows the queens (decisions
+framed in blue), the cells ruled out (tinted), the clause that became false (red), and the learned clause in
+the lectures' notation; beside it, the implication graph of the conflict at or before the step, cut at the
+first unique implication point (:func:`~nqueens_kit.viz.inside.draw_implication_graph`).
 
 *Branch and bound*: the kit's own tree over LP relaxations; pick a node to see its LP values as a heat map.
 
@@ -11,13 +13,14 @@ Both run in the background with a time limit and a Stop button.
 >>> app = inside(n=4); app.wait()
 >>> app.trace_result.status, app.step.max == len(app.trace_result.events) - 1
 ('solved', True)
->>> app.step.value = 0; app.event_line.value.startswith('decide')
+>>> app.step.value = 0; app.step_text.startswith('decide')
 True
 """
 
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 import ipywidgets as widgets
@@ -34,6 +37,20 @@ from .svg import board_svg
 
 TRACE_MAX_N = 10
 BNB_MAX_N = 8
+#: The frame of a decided queen on the board (blue: red means a false clause).
+DECISION_FRAME = "#0072B2"
+#: Font size (px) of the recent steps listed beside the board: readable on a projector.
+TRACE_FONT_PX = 15
+
+
+def frame_cells(svg: str, cells: Any, colour: str = DECISION_FRAME) -> str:
+    """The board SVG with a thick frame of ``colour`` around each cell (drawn under the queens)."""
+    frames = "".join(f'<rect class="nqk-decision" data-row="{r}" data-col="{c}" x="{c - 0.93}" y="{r - 0.93}" '
+                     f'width="0.86" height="0.86" fill="none" stroke="{colour}" stroke-width="0.12"/>'
+                     for r, c in cells)
+    at = svg.find('<g class="nqk-queen"')
+    at = at if at >= 0 else svg.rfind("</svg>")
+    return svg[:at] + frames + svg[at:]
 
 
 def _placed(text: str, n: int) -> tuple[Any, ...]:
@@ -66,11 +83,17 @@ class Inside(Messages, widgets.VBox):
         self.run_button = widgets.Button(description="Trace", icon="play", button_style="primary")
         self.step = widgets.IntSlider(value=0, min=0, max=0, description="step", continuous_update=True,
                                       layout=widgets.Layout(width="420px"), style={"description_width": "40px"})
-        self.buttons = {name: widgets.Button(description=label, layout=widgets.Layout(width="48px"))
-                        for name, label in (("first", "⏮"), ("back", "◀"), ("forward", "▶"), ("last", "⏭"))}
+        # icons (Font Awesome, which ipywidgets ships) rather than glyphs a browser's font may lack
+        self.buttons = {name: widgets.Button(icon=icon, tooltip=tip, layout=widgets.Layout(width="48px"))
+                        for name, icon, tip in (("first", "fast-backward", "the first step"),
+                                                ("back", "step-backward", "one step back"),
+                                                ("forward", "step-forward", "one step on"),
+                                                ("last", "fast-forward", "the last step"))}
         self.board = widgets.HTML("")
         self.event_line = widgets.HTML("")
         self.recent = widgets.HTML("")
+        self.graph = widgets.Image(format="png", layout=widgets.Layout(max_width="640px"))
+        self.graph_step: int | None = None
         self.job = Job(self, [self.run_button])
         self.trace_result: Trace | None = None
         # branch and bound
@@ -92,8 +115,8 @@ class Inside(Messages, widgets.VBox):
             widgets.HBox([self.place, self.run_button]),
             widgets.HBox([*self.buttons.values(), self.step]),
             widgets.HBox([self.board, widgets.VBox([self.event_line, self.recent],
-                                                   layout=widgets.Layout(width="520px"))]),
-            self.job.widget,
+                                                   layout=widgets.Layout(width="560px"))]),
+            self.graph, self.job.widget,
         ])
         bnb_view = widgets.VBox([
             widgets.HBox([self.bnb_n, self.formulation, self.lp_solver, self.bnb_button]),
@@ -135,6 +158,7 @@ class Inside(Messages, widgets.VBox):
             self.say("stopped: no trace", "warn")
             return
         self.trace_result = result
+        self.graph_step = None
         self.step.max = max(0, len(result.events) - 1)
         self.step.value = 0
         self.show()
@@ -154,18 +178,47 @@ class Inside(Messages, widgets.VBox):
         state = state_at(result, k)
         cnf = result.cnf
         conflict_cells = [cnf.problem.cell(abs(lit)) for lit in state.conflict if abs(lit) <= cnf.board_vars]
-        self.board.value = board_svg(cnf.n, state.queens, cnf.problem.preplaced, highlight=state.blocked,
-                                     conflicts=conflict_cells, ringed=state.decided, size=340,
-                                     caption=f"step {k + 1}: level {state.level}")
+        self.board.value = frame_cells(board_svg(cnf.n, state.queens, cnf.problem.preplaced, highlight=state.blocked,
+                                                 conflicts=conflict_cells, size=360,
+                                                 caption=f"step {k + 1}: level {state.level}"), state.decided)
         event = result.events[k]
         text = event_text(event, cnf)
-        self.event_line.value = html.escape(text)
+        self.event_line.value = f"<div style='font-size:{TRACE_FONT_PX + 2}px'>{html.escape(text)}"
         if state.learned:
             self.event_line.value += ("<br><b>learned:</b> " + html.escape(" ∨ ".join(
                 cnf.literal_name(lit) for lit in state.learned) or "⊥"))
+        self.event_line.value += "</div>"
         start = max(0, k - 8)
-        self.recent.value = "<pre style='font-size:11px'>" + html.escape("\n".join(
+        self.recent.value = f"<pre style='font-size:{TRACE_FONT_PX}px;line-height:1.3'>" + html.escape("\n".join(
             event_text(e, cnf) for e in result.events[start:k])) + "</pre>"
+        self._show_graph(k)
+
+    @property
+    def step_text(self) -> str:
+        """The step shown now, as plain text (for tests and notebooks)."""
+        return html.unescape(re.sub(r"<[^>]+>", " ", self.event_line.value)).strip()
+
+    def _show_graph(self, k: int) -> None:
+        """The implication graph of the latest analysed conflict at or before step ``k`` (the kit's own trace
+        only: CaDiCaL's trail carries no reasons); nothing before the first conflict."""
+        from ..inside.cdcl import conflict_steps
+        from ..viz.inside import draw_implication_graph
+        from ..viz.style import presentation
+
+        result = self.trace_result
+        if result is None or result.engine != "kit":
+            self.graph.value, self.graph_step = b"", None
+            return
+        at = [c for c in conflict_steps(result) if c <= k]
+        step = at[-1] if at else None
+        if step == self.graph_step:
+            return
+        self.graph_step = step
+        if step is None:
+            self.graph.value = b""
+            return
+        with presentation():
+            self.graph.value = figure_png(draw_implication_graph(result, step))
 
     # ------------------------------------------------------------------ branch and bound
 

@@ -12,8 +12,11 @@ probability d), ``instances`` random instances per point, every configuration ru
 harness (a fresh process per run, a wall-clock limit, verified boards), and :func:`phase_summary` gives
 per (configuration, n, density) the share of instances with a solution, the median and PAR-2 time and the
 median search effort the solver reports (conflicts, branch-and-bound nodes), which does not depend on the
-machine.  :func:`crossing` finds where half have a solution, :func:`hardest` the costliest density, and
-:func:`nqueens_kit.viz.charts.plot_phase` draws both.  :data:`STORED_STUDY` is the study notebook 5 stores.
+machine, with its spread (percentiles 10, 25, 75 and 90 and the largest: the heavy tail of hard instances).
+:func:`crossing` finds where half have a solution, :func:`hardest` the costliest density,
+:func:`peaks` both per n (the peak of effort moving with n), and :func:`nqueens_kit.viz.charts.plot_phase`
+and :func:`~nqueens_kit.viz.charts.plot_phase_effort` draw them.  :data:`STORED_PARTS` is the study notebook 5
+stores (:func:`stored_study` runs it).
 
 >>> from nqueens_kit.methods import Choice
 >>> rows = phase_study([Choice("sat", "pairwise", "pycosat")], [6], [0.0, 0.5], instances=2, timeout=10)
@@ -25,30 +28,87 @@ from __future__ import annotations
 
 import csv
 import itertools
+import math
 import os
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
 from ..methods import Choice
+from ..problem.board import Problem
 from .config import choice_from_row, config_order
+from .instances import family_cells, random_preplacement
 from .summary import censored_median, censored_times
 from .sweep import run_sweep
 
-#: The study stored with notebook 5 (``benchmarks/bench_phase.py`` runs it): per family, the board sizes and
-#: the densities, denser where the family crosses one half; 20 instances per point, 10 s per run, seed 1.
-STORED_STUDY: dict[str, tuple[list[int], list[float]]] = {
-    "completion": ([20, 30], [i / 10 for i in range(9)]),
-    "blocked": ([20, 30], [0.0, 0.2, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9]),
-    "excluded-diagonals": ([12, 16], [0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4]),
-}
-#: Its configurations: (method, variant, solver).
-STORED_CONFIGS = (("sat", "sequential", "pysat-minisat"), ("sat", "pairwise", "pycosat"), ("ilp", "lines", "cbc"))
+#: The configurations of the stored study: SAT (sequential encoding on python-sat's MiniSat, which counts its
+#: conflicts) at every point, ILP (CBC, which counts branch-and-bound nodes) on the smaller boards.
+SAT_CONFIG = ("sat", "sequential", "pysat-minisat")
+ILP_CONFIG = ("ilp", "lines", "cbc")
+STORED_CONFIGS = (SAT_CONFIG, ILP_CONFIG)
+#: Seed, time limit (seconds) and instances per point of the stored study.
+STORED_SEED = 1
+STORED_TIMEOUT = 10.0
+STORED_INSTANCES = {SAT_CONFIG: 24, ILP_CONFIG: 16}
+
+
+@dataclass(frozen=True)
+class StudyPart:
+    """One board size of one family: its densities, and the configurations run there."""
+
+    family: str
+    n: int
+    densities: tuple[float, ...]
+    configs: tuple[tuple[str, str, str], ...]
+
+
+def _window(centre: float, half: float = 0.1, step: float = 0.025) -> list[float]:
+    """The densities ``centre - half`` .. ``centre + half`` in ``step`` s (rounded to the step, kept below 1)."""
+    k = round(half / step)
+    middle = round(centre / step)
+    return [round((middle + i) * step, 4) for i in range(-k, k + 1) if 0 < (middle + i) * step < 1]
+
+
+def _part(family: str, n: int, coarse: Sequence[float], centre: float, ilp: bool) -> StudyPart:
+    """One size of one family: the plain board, the coarse densities and the fine window around ``centre``;
+    for completion, whose instances change only with the number of queens k = round(d n), every k from
+    n (centre - 0.1) to n (centre + 0.1) (densities k / n)."""
+    if family == "completion":
+        window = [k / n for k in range(round((centre - 0.1) * n), round((centre + 0.1) * n) + 1)]
+        coarse = [round(d * n) / n for d in coarse]
+    else:
+        window = _window(centre)
+    densities = tuple(sorted({0.0, *coarse, *window}))
+    return StudyPart(family, n, densities, STORED_CONFIGS if ilp else (SAT_CONFIG,))
+
+
+#: The study stored with notebook 5 (``benchmarks/bench_phase.py`` runs it, about 20 minutes on two cores):
+#: per family several board sizes, each with a few coarse densities and a fine grid (steps of 0.025) of
+#: ±0.1 around where a pilot run found that size's crossing, after Gent, Jefferson and Nightingale (2017).
+STORED_PARTS: tuple[StudyPart, ...] = (
+    *(_part("blocked", n, (0.2, 0.3, 0.4, 0.5), centre, n <= 20)
+      for n, centre in ((15, 0.6), (20, 0.675), (25, 0.725), (30, 0.775), (35, 0.8), (40, 0.825))),
+    *(_part("excluded-diagonals", n, (0.05, 0.35, 0.4), centre, n <= 12)
+      for n, centre in ((10, 0.15), (12, 0.15), (14, 0.2), (16, 0.2), (18, 0.225))),
+    *(_part("completion", n, (0.1, 0.2, 0.3), centre, n <= 20)
+      for n, centre in ((15, 0.45), (20, 0.525), (25, 0.55), (30, 0.575), (35, 0.6))),
+)
+#: The stored study per family: board size -> densities.
+STORED_STUDY: dict[str, dict[int, tuple[float, ...]]] = {}
+for _p in STORED_PARTS:
+    STORED_STUDY.setdefault(_p.family, {})[_p.n] = _p.densities
+
+#: The counts a solver reports, and the spread of each the summary keeps: ``median_conflicts``,
+#: ``p90_conflicts``, ``max_nodes``, ...
+EFFORTS = ("conflicts", "nodes")
+SPREAD = ("p10", "p25", "median", "p75", "p90", "max")
+SPREAD_COLUMNS = tuple(f"{q}_{e}" for e in EFFORTS for q in SPREAD if q != "median")
 
 SUMMARY_COLUMNS = ("config", "method", "variant", "solver", "family", "n", "density", "queens", "instances",
                    "completable", "impossible", "unsolved", "completable_share", "median_seconds", "par2_seconds",
-                   "time_limit", "median_conflicts", "median_nodes")
+                   "time_limit", "median_conflicts", "median_nodes", *SPREAD_COLUMNS)
 
 
 def phase_study(configs: Sequence[Choice], ns: Sequence[int], densities: Sequence[float], instances: int = 10,
@@ -106,8 +166,8 @@ def phase_summary(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                     "completable_share": completable / decided if decided else None,
                     "median_seconds": stats["median"], "par2_seconds": stats["par2"], "time_limit": stats["limit"],
                     "family": group[0].get("family") or "completion",
-                    "median_conflicts": _median_effort(group, "conflicts"),
-                    "median_nodes": _median_effort(group, "nodes")})
+                    **{f"{q}_{effort}": value for effort in EFFORTS
+                       for q, value in _effort_spread(group, effort).items()}})
     return out
 
 
@@ -167,18 +227,80 @@ def findings(summary: Sequence[Mapping[str, Any]], near: float = 0.1) -> list[di
     return out
 
 
-def _median_effort(group: Sequence[Mapping[str, Any]], column: str) -> float | None:
-    """The median of a reported count over the runs of a point.  A run that did not finish counts as more
-    than every finished one (as for the median time), so the median exists while fewer than half are
-    unfinished; None if it does not, or if a finished run reported no count."""
+def _effort_spread(group: Sequence[Mapping[str, Any]], column: str) -> dict[str, float | None]:
+    """The spread of a reported count over the runs of a point (:data:`SPREAD`): percentiles 10, 25, 75 and
+    90 (nearest rank), the median and the largest.  A run that did not finish counts as more than every
+    finished one (as for the median time), so a statistic is None once it falls on an unfinished run; all
+    are None if a finished run reported no count."""
     values: list[float] = []
     for row in group:
         if row["status"] in ("solved", "infeasible"):
             value = row.get(column)
             if not isinstance(value, (int, float)) or isinstance(value, bool):
-                return None
+                return dict.fromkeys(SPREAD)
             values.append(float(value))
-    return censored_median(values, len(group) - len(values))
+    unfinished = len(group) - len(values)
+    ranked = sorted(values) + [math.inf] * unfinished
+    out: dict[str, float | None] = {}
+    for name in SPREAD:
+        if name == "median":
+            out[name] = censored_median(values, unfinished)
+            continue
+        share = 1.0 if name == "max" else int(name[1:]) / 100
+        value = ranked[max(0, math.ceil(share * len(ranked)) - 1)] if ranked else math.inf
+        out[name] = value if math.isfinite(value) else None
+    return out
+
+
+def peaks(summary: Sequence[Mapping[str, Any]], config: str, cost: str = "median_conflicts"
+          ) -> list[dict[str, Any]]:
+    """Per family and n, for one configuration: the ``crossing``, the costliest density (``peak``, by
+    ``cost``), the grid ``step`` around the crossing (the distance between the two densities that bracket
+    it), ``distance`` (|peak - crossing|) and ``steps`` (that in grid steps), ``at_peak`` and ``at_zero``
+    (the cost there and on the plain board) and ``tail`` (the 90th percentile over the median at the
+    peak, when the summary has them).  This is how the peak of effort moves with n."""
+    out = []
+    for family in dict.fromkeys(e.get("family") or "completion" for e in summary):
+        part = [e for e in summary if (e.get("family") or "completion") == family and e["config"] == config]
+        for n in sorted({e["n"] for e in part}):
+            points = sorted((e for e in part if e["n"] == n and e.get(cost) is not None), key=lambda e: e["density"])
+            where = crossing(part, n, config)
+            if not points or where is None:
+                continue
+            top = max(points, key=lambda e: e[cost])
+            grid = [e["density"] for e in points]
+            above = next((d for d in grid if d >= where), grid[-1])
+            below = max((d for d in grid if d < above), default=above)
+            step = max(above - below, 1e-9)
+            zero = next((e[cost] for e in points if e["density"] == 0), None)
+            p90 = top.get(cost.replace("median", "p90")) if cost.startswith("median") else None
+            out.append({"family": family, "n": n, "config": config, "cost": cost, "crossing": where,
+                        "peak": top["density"], "at_peak": top[cost], "at_zero": zero, "step": step,
+                        "distance": abs(top["density"] - where), "steps": abs(top["density"] - where) / step,
+                        "tail": p90 / top[cost] if p90 and top[cost] else None})
+    return out
+
+
+def stored_study(jobs: int = 2, timeout: float = STORED_TIMEOUT, parts: Sequence[StudyPart] = STORED_PARTS,
+                 on_part: Callable[[StudyPart, list[dict[str, Any]], float], None] | None = None
+                 ) -> list[dict[str, Any]]:
+    """Run the stored study (:data:`STORED_PARTS`), every configuration with its number of instances
+    (:data:`STORED_INSTANCES`); its summary (:func:`phase_summary`).  ``on_part(part, summary, seconds)``
+    after each part."""
+    import time
+
+    summary: list[dict[str, Any]] = []
+    for part in parts:
+        start = time.perf_counter()
+        found: list[dict[str, Any]] = []
+        for config in part.configs:
+            found += phase_summary(phase_study([Choice(*config)], [part.n], part.densities,
+                                               instances=STORED_INSTANCES[config], timeout=timeout,
+                                               seed=STORED_SEED, jobs=jobs, family=part.family))
+        summary += found
+        if on_part is not None:
+            on_part(part, found, time.perf_counter() - start)
+    return summary
 
 
 def write_summary(summary: Sequence[Mapping[str, Any]], path: str | os.PathLike[str]) -> Path:
@@ -202,9 +324,11 @@ def read_summary(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
             raw = list(csv.DictReader(handle))
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
-    numbers = {"n": int, "queens": int, "instances": int, "completable": int, "impossible": int, "unsolved": int,
-               "density": float, "completable_share": float, "median_seconds": float, "par2_seconds": float,
-               "time_limit": float, "median_conflicts": float, "median_nodes": float}
+    numbers: dict[str, Any] = {"n": int, "queens": int, "instances": int, "completable": int, "impossible": int,
+                               "unsolved": int, "density": float, "completable_share": float,
+                               "median_seconds": float, "par2_seconds": float, "time_limit": float,
+                               "median_conflicts": float, "median_nodes": float,
+                               **dict.fromkeys(SPREAD_COLUMNS, float)}
     out = []
     for row in raw:
         entry: dict[str, Any] = {}
@@ -213,3 +337,12 @@ def read_summary(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
             entry[key] = (convert(value) if value not in ("", None) else None) if convert else (value or None)
         out.append(entry)
     return out
+
+
+def instance_problem(family: str, n: int, density: float, seed: int = STORED_SEED, instance: int = 1) -> Problem:
+    """The problem a phase study runs for one instance: the same queens or blocked cells
+    :func:`phase_study` (through the sweep) draws for (family, n, density, seed, instance)."""
+    if family == "completion":
+        queens = min(n - 1, round(density * n))
+        return Problem(n, random_preplacement(n, queens, seed, instance)) if density and queens else Problem(n)
+    return Problem(n, blocked=family_cells(family, n, density, seed, instance)) if density else Problem(n)

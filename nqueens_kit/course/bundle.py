@@ -1,13 +1,16 @@
 """The notebooks, wherever the kit was installed from: a checkout has them in ``notebooks/``, a wheel ships
 them inside the package (``nqueens_kit/_notebooks``).  :func:`copy_notebooks` copies the chapters and their
-data to a folder of the user's choice (``nqueens-kit notebooks DEST``).
+data to a folder of the user's choice (``nqueens-kit notebooks DEST``); :func:`build_site` executes them and
+builds the course as a book (``make site``, from a checkout: its configuration is in ``book/``).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 from ..errors import InputError
 
@@ -54,45 +57,324 @@ def copy_notebooks(dest: str | os.PathLike[str], force: bool = False) -> list[Pa
     return written
 
 
-def build_site(dest: str | os.PathLike[str], chapters: list[str] | None = None, timeout: int = 900) -> list[Path]:
-    """Execute the chapters on fresh kernels and write them as HTML pages with every figure, plus an
-    ``index.html`` linking them, into ``dest`` (``make site``).  The stored notebooks keep no figures; this
-    is the version for reading.  ``chapters`` picks notebooks by file name (default: all).  Returns the
-    pages written."""
-    import html
+
+# -- The site (``make site``) -------------------------------------------------------------------------------
+
+#: The book's configuration in a checkout: Sphinx's conf.py, the landing page, the bibliography, the styles.
+BOOK_FOLDER = Path(__file__).resolve().parents[2] / "book"
+
+#: Files the pages load, from pinned npm packages (fetched with ``npm pack``, checked against the registry's
+#: integrity hash, unpacked into the site's ``_static``): (package, version, integrity, {member: target}).
+#: A member ending in ``/`` copies a folder.  MathJax renders the formulas; RequireJS and the Jupyter
+#: widgets' HTML manager draw each widget from the state saved when the chapter ran.
+SITE_ASSETS: tuple[tuple[str, str, str, dict[str, str]], ...] = (
+    ("mathjax", "3.2.2",
+     "sha512-Bt+SSVU8eBG27zChVewOicYs7Xsdt40qm4+UpHyX7k0/O9NliPc+x77k1/FEsPsjKPZGJvtRZM1vO+geW0OhGw==",
+     {"package/es5/tex-chtml.js": "mathjax/tex-chtml.js", "package/es5/output/chtml/": "mathjax/output/chtml/",
+      "package/es5/input/tex/extensions/": "mathjax/input/tex/extensions/", "package/es5/a11y/": "mathjax/a11y/",
+      "package/es5/ui/": "mathjax/ui/", "package/LICENSE": "mathjax/LICENSE"}),
+    ("requirejs", "2.3.8",
+     "sha512-7/cTSLOdYkNBNJcDMWf+luFvMriVm7eYxp4BcFCsAX0wF421Vyce5SXP17c+Jd5otXKGNehIonFlyQXSowL6Mw==",
+     {"package/require.js": "widgets/require.min.js"}),
+    ("@jupyter-widgets/html-manager", "1.0.15",
+     "sha512-5thBIV6ymNgmPVOHvzx+gGy8ZSKmSazhtGw4/c4xJDVzRhG9PTeQsRjF3FUTopvFi//SABeNz1yp47bCrJ3CQA==",
+     {"package/dist/": "widgets/"}),
+)
+#: Of a folder, only these are served (the HTML manager's dist/ also holds source maps, a non-AMD build and
+#: its icon fonts as EOT and SVG, which Chromium, Firefox and Safari never ask for).
+_ASSET_SUFFIXES = (".js", ".woff", ".woff2", ".ttf", ".css", "LICENSE")
+_ASSET_SKIP = ("package/dist/embed.js", "package/dist/libembed-amd.js")
+
+#: Appended to each chapter before it runs (and removed after): wait for every app's background job, then
+#: send every widget's state, so that the saved state is the app's first view as a reader sees it once the
+#: page has settled, not the "solving ..." of the moment the cell returned.
+_SETTLE_CELL = """\
+def _nqk_site_settle(timeout):
+    import gc
+    import threading
+    try:
+        from nqueens_kit.apps.common import Job
+    except ImportError:
+        Job = None
+    jobs = []
+    for obj in gc.get_objects() if Job is not None else ():
+        try:
+            if isinstance(obj, Job):
+                jobs.append(obj)
+        except ReferenceError:  # a dead weak proxy
+            pass
+    for job in jobs:
+        job.wait(timeout)
+    for thread in threading.enumerate():  # a job's drawing of its answer runs after its wait() returns
+        if getattr(getattr(thread, "_target", None), "__qualname__", "") == "Job._run":
+            thread.join(timeout)
+    try:
+        from ipywidgets.widgets.widget import _instances
+    except ImportError:
+        return
+    for widget in list(_instances.values()):
+        widget.send_state()
+_nqk_site_settle(%d)
+del _nqk_site_settle
+"""
+
+
+def _hash_files(paths: list[Path], extra: str = "") -> str:
+    import hashlib
+
+    digest = hashlib.sha256(extra.encode())
+    for path in paths:
+        digest.update(str(path.name).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _write_if_changed(path: Path, data: bytes) -> None:
+    """Write ``data`` unless the file holds it already (Sphinx rebuilds only the pages whose source changed)."""
+    if path.is_file() and path.read_bytes() == data:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+
+
+def fetch_site_assets(target: Path, cache: Path) -> list[str]:
+    """Unpack the files of :data:`SITE_ASSETS` into ``target`` (the site's ``_static``), fetching each
+    package once into ``cache`` with ``npm pack`` and checking its integrity.  Returns ``name@version`` of each."""
+    import base64
+    import hashlib
     import json
+    import subprocess
+    import tarfile
+
+    cache.mkdir(parents=True, exist_ok=True)
+    done = []
+    for name, version, integrity, members in SITE_ASSETS:
+        spec = f"{name}@{version}"
+        tarball = cache / (name.lstrip("@").replace("/", "-") + f"-{version}.tgz")
+        if not tarball.is_file():
+            npm = shutil.which("npm")
+            if npm is None:
+                raise InputError(f"the site serves files from the npm package {spec}, and npm is not installed "
+                                 "(Debian: apt-get install npm; or nodejs.org)")
+            proc = subprocess.run([npm, "pack", spec, "--json", "--prefer-offline", "--pack-destination", str(cache)],
+                                  capture_output=True, text=True, timeout=600)
+            if proc.returncode != 0:
+                raise InputError(f"npm pack {spec} failed: {proc.stderr.strip().splitlines()[-1:] or proc.returncode}")
+            tarball = cache / json.loads(proc.stdout)[0]["filename"]
+        data = tarball.read_bytes()
+        algorithm, expected = integrity.split("-", 1)
+        if base64.b64encode(hashlib.new(algorithm, data).digest()).decode() != expected:
+            tarball.unlink()
+            raise InputError(f"{tarball.name} does not match the integrity pinned for {spec}; removed, try again")
+        with tarfile.open(tarball) as archive:
+            for member in archive.getmembers():
+                if not member.isfile() or member.name in _ASSET_SKIP:
+                    continue
+                for source, dest in members.items():
+                    if member.name == source:
+                        relative = dest
+                    elif source.endswith("/") and member.name.startswith(source) and member.name.endswith(
+                            _ASSET_SUFFIXES):
+                        relative = dest + member.name[len(source):]
+                    else:
+                        continue
+                    extracted = archive.extractfile(member)
+                    assert extracted is not None
+                    _write_if_changed(target / relative, extracted.read())
+        done.append(spec)
+    return done
+
+
+def _chapter_title(nb: Any, fallback: str) -> tuple[str, str]:
+    """The chapter's ``# `` title and the first sentences of its opening paragraph (for the landing page)."""
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        lines = cell.source.splitlines()
+        for i, line in enumerate(lines):
+            if line.startswith("# "):
+                paragraph: list[str] = []
+                for rest in lines[i + 1:]:
+                    if not rest.strip():
+                        if paragraph:
+                            break
+                        continue
+                    paragraph.append(rest.strip())
+                text = " ".join(paragraph)
+                sentences, blurb = re.split(r"(?<=[.!?])\s+", text), ""
+                for sentence in sentences:  # whole sentences, about two lines' worth, never inside a formula
+                    if blurb and len(blurb) > 160 and blurb.count("$") % 2 == 0:
+                        break
+                    blurb = f"{blurb} {sentence}".strip()
+                return line[2:].strip(), blurb
+    return fallback, ""
+
+
+def _works_by_chapter(bib: Path) -> dict[str, list[str]]:
+    """``{"ch01": [keys], ...}`` from the ``keywords`` of the entries of ``references.bib``."""
+    found: dict[str, list[str]] = {}
+    for match in re.finditer(r"@\w+\{([^,\s]+),(.*?)\n\}", bib.read_text(encoding="utf-8"), re.S):
+        keywords = re.search(r"keywords\s*=\s*\{([^}]*)\}", match.group(2))
+        for chapter in (keywords.group(1).split() if keywords else []):
+            found.setdefault(chapter, []).append(match.group(1))
+    return found
+
+
+def _works_cell(chapter: str) -> str:
+    return (f"### The works above, with links\n\n"
+            f"Each work this chapter cites, with its DOI where it has one; the {{doc}}`bibliography <references>` "
+            f"lists the works of the whole course.\n\n"
+            f"```{{bibliography}}\n:filter: keywords % \"{chapter}\"\n:list: bullet\n:keyprefix: {chapter}-\n```\n")
+
+
+def execute_chapter(source: Path, run_folder: Path, timeout: int, kernel_log: Path | None = None) -> Any:
+    """Run one chapter on a fresh kernel in ``run_folder`` (a copy of the notebooks folder) and return it
+    executed, with the final state of every widget in its metadata.  What the kernel process itself prints
+    (not the cells' outputs: a solver's banner, the kernel's warnings) goes to ``kernel_log``."""
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    nb = nbformat.read(source, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(_SETTLE_CELL % timeout))
+    # The figures are drawn inline even where the caller's environment says MPLBACKEND=Agg.
+    env = dict(os.environ, MPLBACKEND="module://matplotlib_inline.backend_inline")
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", store_widget_state=True,
+                            resources={"metadata": {"path": str(run_folder)}})
+    try:
+        with open(kernel_log or os.devnull, "w", encoding="utf-8") as log:
+            client.execute(env=env, stdout=log, stderr=log)
+    except CellExecutionError as exc:
+        text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc)).strip()
+        cell = re.search(r"^-{10,}\n(.*)$", text, re.M)  # the failing cell's source follows a dashed line
+        where = f" (in the cell that starts {cell.group(1).strip()!r})" if cell else ""
+        raise InputError(f"{source.name} failed while building the site: {text.splitlines()[-1]}{where}") from exc
+    nb.cells.pop()
+    return nb
+
+
+def build_site(dest: str | os.PathLike[str], chapters: list[str] | None = None, timeout: int = 900,
+               work: str | os.PathLike[str] | None = None, book: str | os.PathLike[str] | None = None,
+               log: Any = None) -> list[Path]:
+    """Build the course as a book into ``dest`` (``make site``): every chapter executed on a fresh kernel and
+    rendered by Sphinx with MyST-NB and the Sphinx Book Theme: a styled landing page, a table of contents,
+    previous/next links, offline search, formulas by a bundled MathJax, each widget's first view from its
+    saved state, and the chapters' works with DOIs from ``book/references.bib``.  Nothing on the pages is
+    fetched from another host.  The stored notebooks keep no figures; this is the version for reading.
+
+    ``chapters`` picks notebooks by file name (default: every ``NN-*.ipynb`` in the notebooks folder).
+    ``work`` keeps the executed chapters, the Sphinx sources and output and the npm packages between builds
+    (default: ``dest`` + ``-work`` beside it): a chapter runs again only when it, its data or the kit changed.
+    ``dest`` ends up holding exactly the site (a folder holding anything but a site is refused).
+    ``log`` (a file, default stderr) gets one line per step.  Returns the chapters' pages and, last,
+    ``index.html``."""
+    import subprocess
+    import sys
     import tempfile
+    import time
 
     import nbformat
-    from nbconvert import HTMLExporter
-    from nbconvert.preprocessors import ExecutePreprocessor
 
+    out = log if log is not None else sys.stderr
     source = notebooks_folder()
-    names = chapters or [p.name for p in sorted(source.glob("[0-9][0-9]-*.ipynb"))]
+    available = [p.name for p in sorted(source.glob("[0-9][0-9]-*.ipynb"))]
+    names = chapters or available
     unknown = [name for name in names if not (source / name).is_file()]
     if unknown:
-        raise InputError(f"no chapter {unknown[0]!r} in {source}; chapters: "
-                         f"{', '.join(p.name for p in sorted(source.glob('[0-9][0-9]-*.ipynb')))}")
-    target = Path(dest)
-    target.mkdir(parents=True, exist_ok=True)
-    written, links = [], []
-    with tempfile.TemporaryDirectory(prefix="nqueens-kit-site-") as work:
+        raise InputError(f"no chapter {unknown[0]!r} in {source}; chapters: {', '.join(available)}")
+    book_folder = Path(book) if book is not None else BOOK_FOLDER
+    if not (book_folder / "conf.py").is_file():
+        raise InputError(f"no book configuration at {book_folder} (the site is built from a checkout of nqueens-kit)")
+    try:
+        import myst_nb  # noqa: F401
+        import sphinx  # noqa: F401
+        import sphinxcontrib.bibtex  # noqa: F401
+    except ImportError as exc:
+        raise InputError(f"building the site needs {exc.name}: pip install 'nqueens-kit[site]' "
+                         "(make site installs it)") from None
+    target = Path(dest).resolve()
+    if target.is_dir() and any(target.iterdir()) and not (target / "index.html").is_file():
+        raise InputError(f"{target} holds files and no site (no index.html); give an empty or new folder")
+    work_folder = Path(work).resolve() if work is not None else target.with_name(target.name + "-work")
+    src, executed = work_folder / "src", work_folder / "executed"
+    for folder in (src, executed, target):
+        folder.mkdir(parents=True, exist_ok=True)
+
+    # 1. Execute the chapters that changed (or whose data or kit changed) since the last build, in order.
+    import nqueens_kit
+
+    package = Path(nqueens_kit.__file__).resolve().parent
+    kit_files = sorted(p for p in package.rglob("*") if p.is_file() and p.suffix in (".py", ".json"))
+    data_files = [source / f for f in notebook_files(source) if f.parts[0] == "data"]
+    common = _hash_files(kit_files + data_files, f"{nqueens_kit.__version__} CI={bool(os.environ.get('CI'))} "
+                                                 f"{sys.version_info[:2]} {timeout}")
+    with tempfile.TemporaryDirectory(prefix="nqueens-kit-site-") as run:
         for relative in notebook_files(source):  # run in a copy, so the data folder is where the chapters look
-            (Path(work) / relative).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source / relative, Path(work) / relative)
+            (Path(run) / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source / relative, Path(run) / relative)
         for name in names:
-            nb = nbformat.read(Path(work) / name, as_version=4)
-            ExecutePreprocessor(timeout=timeout, kernel_name="python3").preprocess(nb, {"metadata": {"path": work}})
-            body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
-            page = target / (Path(name).stem + ".html")
-            page.write_text(body, encoding="utf-8")
-            written.append(page)
-            title = next((line[2:] for cell in nb.cells if cell.cell_type == "markdown"
-                          for line in cell.source.splitlines() if line.startswith("# ")), name)
-            links.append(f'<li><a href="{html.escape(page.name)}">{html.escape(title)}</a></li>')
-    index = target / "index.html"
-    index.write_text("<!doctype html><meta charset='utf-8'><title>nqueens-kit: the course</title>"
-                     "<h1>nqueens-kit: the course</h1><ol style='list-style:none'>" + "".join(links) + "</ol>"
-                     f"<p>Executed from the stored notebooks; {json.dumps(len(links))} chapters.</p>\n",
-                     encoding="utf-8")
-    return [*written, index]
+            key = _hash_files([source / name], common)
+            stored, stamp = executed / name, executed / (name + ".key")
+            if stored.is_file() and stamp.is_file() and stamp.read_text() == key:
+                print(f"site: {name} unchanged, not run again", file=out)
+                continue
+            started = time.monotonic()
+            nb = execute_chapter(Path(run) / name, Path(run), timeout, kernel_log=executed / (name + ".log"))
+            nbformat.write(nb, stored)
+            stamp.write_text(key)
+            print(f"site: ran {name} in {time.monotonic() - started:.1f} s", file=out)
+
+    # 2. The Sphinx sources: the book folder, the executed chapters with their works, the landing page.
+    for path in sorted(book_folder.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.name != "index.md":
+            _write_if_changed(src / path.relative_to(book_folder), path.read_bytes())
+    works = _works_by_chapter(book_folder / "references.bib")
+    cards, toc = [], []
+    for name in names:
+        nb = nbformat.read(executed / name, as_version=4)
+        chapter = "ch" + name[:2]
+        if works.get(chapter):
+            nb.cells.append(nbformat.v4.new_markdown_cell(_works_cell(chapter)))
+        _write_if_changed(src / name, nbformat.writes(nb).encode())
+        title, blurb = _chapter_title(nb, Path(name).stem)
+        number, _, rest = title.partition(". ")
+        label = f'<span class="nqk-number">{number}</span>' if number.isdigit() and rest else ""
+        link = f"{label}**[{rest if label else title}]({name})**"
+        cards.append(f'<div class="nqk-card">\n\n{link}\n\n{blurb}\n\n</div>\n')
+        toc.append(Path(name).stem)
+    for stale in set(src.glob("[0-9][0-9]-*.ipynb")) - {src / name for name in names}:
+        stale.unlink()
+    index = (book_folder / "index.md").read_text(encoding="utf-8").replace(
+        "<!-- chapters -->", '<div class="nqk-chapters">\n\n' + "\n".join(cards) + "\n</div>\n")
+    index += ("\n```{toctree}\n:hidden:\n:caption: Chapters\n\n" + "\n".join(toc) + "\n```\n"
+              "\n```{toctree}\n:hidden:\n:caption: Back matter\n\nreferences\n```\n")
+    _write_if_changed(src / "index.md", index.encode())
+    fetch_site_assets(src / "_static", work_folder / "npm")
+
+    # 3. Sphinx renders into the work folder (it rereads only the sources that changed; MyST-NB keeps its
+    #    copies of the figures beside it), and the site is mirrored into dest.
+    started = time.monotonic()
+    env = dict(os.environ, NQUEENS_KIT_VERSION=nqueens_kit.__version__)
+    html = work_folder / "html"
+    proc = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-q", "-d", str(work_folder / "doctrees"),
+                           str(src), str(html)], capture_output=True, text=True, env=env, timeout=1800)
+    if proc.stderr.strip():
+        print(proc.stderr.strip(), file=out)
+    if proc.returncode != 0:
+        raise InputError(f"sphinx-build failed ({proc.returncode}): {proc.stderr.strip().splitlines()[-1:]}")
+    _mirror(html, target)
+    print(f"site: rendered by Sphinx in {time.monotonic() - started:.1f} s into {target}", file=out)
+    return [target / (Path(name).stem + ".html") for name in names] + [target / "index.html"]
+
+
+def _mirror(source: Path, target: Path) -> None:
+    """Make ``target`` hold exactly the files of ``source`` (copying only what changed)."""
+    wanted = {p.relative_to(source) for p in source.rglob("*") if p.is_file()}
+    for relative in sorted(wanted):
+        data = (source / relative).read_bytes()
+        _write_if_changed(target / relative, data)
+    for path in sorted(target.rglob("*"), reverse=True):  # files before the folders that held them
+        relative = path.relative_to(target)
+        if path.is_file() and relative not in wanted:
+            path.unlink()
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()

@@ -18,6 +18,10 @@ Inside:
 The checkers are independent of the encoder under test: an at-most-one formula is judged by solving it
 with each assignment of the literals forced, which says directly which assignments it allows.
 
+What the student's function does is the answer (an exception it raises is a "Not yet" verdict); what is
+handed to a checker itself (a function that is not a function, a size out of range) is a one-line
+:class:`~nqueens_kit.errors.InputError`, as everywhere in the kit.
+
 >>> from nqueens_kit.methods.sat.encodings import pairwise
 >>> check_at_most_one(pairwise)
 Correct: these clauses allow exactly the assignments with at most one true literal, for every k from 1 to 12.
@@ -32,6 +36,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import numbers
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -42,10 +47,11 @@ from typing import Any
 from ..bench.summary import par2
 from ..errors import InputError
 from ..methods.sat.cnf import build_cnf
-from ..methods.sat.encodings import Clause, VarPool
+from ..methods.sat.encodings import Clause, VarPool, get_encoding
 from ..methods.search.backtrack import iter_backtrack
 from ..methods.search.construct import construct
-from ..problem.board import Cell, Problem, board_lines, canonical, verify
+from ..problem.board import Cell, Problem, board_lines, canonical, parse_n, verify
+from ..runtime.limits import check_time_limit
 
 #: The largest number of literals the cardinality checks try.
 MAX_K = 12
@@ -53,6 +59,42 @@ MAX_K = 12
 #: all true, and a sample of the others.
 EXHAUSTIVE_K = 6
 SAMPLE = 40
+#: The largest ``max_k`` a cardinality check accepts (above it the checks take minutes, not seconds).
+MAX_K_LIMIT = 16
+#: :func:`check_count` lists every board by backtracking: up to this n (73,712 boards) it takes a second.
+COUNT_MAX_N = 13
+#: :func:`check_clause_count` and :func:`check_diagonals` try boards up to this n.
+CHECK_MAX_N = 30
+
+
+def _shown(value: Any) -> str:
+    try:
+        text = repr(value)
+    except Exception:  # a repr that fails is still a value to name
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _student_function(value: Any, checker: str, shape: str) -> None:
+    """Refuse (one line) anything but a function where a checker expects the student's function."""
+    if not callable(value):
+        raise InputError(f"{checker} takes your function, {shape}, not {_shown(value)}")
+
+
+def _sizes(values: Any, what: str, high: int = CHECK_MAX_N) -> list[int]:
+    """A non-empty list of board sizes from 1 to ``high``."""
+    if isinstance(values, (str, bytes, bytearray)) or not isinstance(values, Iterable):
+        raise InputError(f"{what} is a list of board sizes from 1 to {high}, not {_shown(values)}")
+    sizes = [parse_n(n, maximum=high, what=f"a board size in {what}") for n in values]
+    if not sizes:
+        raise InputError(f"{what} is a list of board sizes from 1 to {high}, not an empty list")
+    return sizes
+
+
+def _flag(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise InputError(f"{what} is True or False, not {_shown(value)}")
+    return value
 
 
 @dataclass
@@ -163,7 +205,8 @@ def check_at_most_one(encode: Callable[..., Any], max_k: int = MAX_K) -> Verdict
     >>> check_at_most_one(lambda lits: []).counterexample
     ((1, 2), (True, True))
     """
-    return _check_cardinality(encode, exact=False, max_k=max_k)
+    _student_function(encode, "check_at_most_one", "encode(lits, pool) -> a list of clauses")
+    return _check_cardinality(encode, exact=False, max_k=parse_n(max_k, maximum=MAX_K_LIMIT, what="max_k"))
 
 
 def check_exactly_one(encode: Callable[..., Any], max_k: int = MAX_K) -> Verdict:
@@ -175,7 +218,8 @@ def check_exactly_one(encode: Callable[..., Any], max_k: int = MAX_K) -> Verdict
     >>> check_exactly_one(lambda lits: [list(lits)]).counterexample
     ((1, 2), (True, True))
     """
-    return _check_cardinality(encode, exact=True, max_k=max_k)
+    _student_function(encode, "check_exactly_one", "encode(lits, pool) -> a list of clauses")
+    return _check_cardinality(encode, exact=True, max_k=parse_n(max_k, maximum=MAX_K_LIMIT, what="max_k"))
 
 
 def check_count(answer: Any, problem: Problem | int, fundamental: bool = False) -> Verdict:
@@ -188,11 +232,16 @@ def check_count(answer: Any, problem: Problem | int, fundamental: bool = False) 
     (True, False)
     """
     problem = problem if isinstance(problem, Problem) else Problem(problem)
-    boards = list(iter_backtrack(problem))
-    truth = len({canonical(problem.n, b) for b in boards}) if fundamental else len(boards)
+    _flag(fundamental, "fundamental")
+    if problem.n > COUNT_MAX_N:
+        raise InputError(f"check_count lists every board to check a count, which takes too long above "
+                         f"n = {COUNT_MAX_N} ({problem.n}-queens asked); use a smaller board")
+    boards = iter_backtrack(problem)
+    truth = len({canonical(problem.n, b) for b in boards}) if fundamental else sum(1 for _ in boards)
     what = "fundamental solutions" if fundamental else "solutions"
-    if isinstance(answer, bool) or not isinstance(answer, int):
+    if isinstance(answer, bool) or not isinstance(answer, numbers.Integral):
         return Verdict(False, f"Not yet: give the number of {what} as a whole number, not {answer!r}.", answer)
+    answer = int(answer)  # a NumPy count is a count too
     if answer != truth:
         direction = "too many" if answer > truth else "too few"
         return Verdict(False, f"Not yet: {answer} {what} is {direction} for {problem.describe()}.", answer)
@@ -208,9 +257,14 @@ def check_par2(score: Callable[[list[float | None], float], Any], time_limit: fl
     >>> check_par2(lambda times, limit: sum(t for t in times if t is not None) / len(times)).ok
     False
     """
-
+    _student_function(score, "check_par2", "score(times, time_limit) -> the PAR-2 score")
+    limit = None if isinstance(time_limit, (bytes, bytearray)) else check_time_limit(time_limit, "time_limit")
+    if limit is None:
+        raise InputError(f"PAR-2 needs the time limit the runs had, a positive number of seconds, not "
+                         f"{_shown(time_limit)}")
+    time_limit = limit
     cases: list[list[float | None]] = [[1.0, 2.0, 3.0], [0.5], [1.0, None, 3.0], [None], [None, None, 4.0],
-                                       [2.0, None, None, 4.0, 0.25]]
+                                       [2.0, None, None, 4.0, 0.25], [0.0, None, 1.0]]
     for times in cases:
         finished = [t for t in times if t is not None]
         truth = par2(finished, times.count(None), time_limit)
@@ -229,6 +283,8 @@ def check_par2(score: Callable[[list[float | None], float], Any], time_limit: fl
                     sum(finished) / len(finished) if finished else math.nan,
                 "the mean is over all runs, not only the finished ones":
                     (sum(finished) + unsolved * 2 * time_limit) / len(finished) if finished else math.nan,
+                "a run that took 0 s finished: test for None (t is None), not for a false value (not t)":
+                    sum(t or 2 * time_limit for t in times) / len(times),
             }
             hint = next((f" Hint: {why}." for why, value in guesses.items()
                          if isinstance(got, (int, float)) and math.isclose(got, value, rel_tol=1e-9)), "")
@@ -245,7 +301,7 @@ def resolve(first: Sequence[int], second: Sequence[int]) -> list[int]:
     >>> resolve([1, 2], [-1, 3]), resolve([4], [-4])
     ([2, 3], [])
     """
-    a, b = set(first), set(second)
+    a, b = _clause(first), _clause(second)
     clashes = sorted({abs(lit) for lit in a if -lit in b})
     if not clashes:
         raise InputError(f"{list(first)} and {list(second)} contain no variable with opposite signs: "
@@ -255,6 +311,17 @@ def resolve(first: Sequence[int], second: Sequence[int]) -> list[int]:
                          "resolving on one of them leaves a clause that is always true")
     pivot = clashes[0]
     return sorted((a | b) - {pivot, -pivot}, key=lambda lit: (abs(lit), lit))
+
+
+def _clause(value: Any) -> set[int]:
+    """A clause as the set of its literals, or a one-line error for anything but a list of non-zero ints."""
+    if isinstance(value, (str, bytes, bytearray, dict)) or not isinstance(value, Iterable):
+        raise InputError(f"a clause is a list of non-zero ints (DIMACS literals), not {_shown(value)}")
+    literals = list(value)
+    for lit in literals:
+        if type(lit) is not int or lit == 0:
+            raise InputError(f"a clause holds non-zero ints (DIMACS literals), not {_shown(lit)}")
+    return set(literals)
 
 
 def check_clause_count(formula: Callable[[int], int], encoding: str = "pairwise",
@@ -269,7 +336,9 @@ def check_clause_count(formula: Callable[[int], int], encoding: str = "pairwise"
     >>> check_clause_count(lambda n: 2 * n + n * n * (n - 1)).counterexample
     (4, 56, 84)
     """
-    ns = list(ns)
+    _student_function(formula, "check_clause_count", "formula(n) -> the number of clauses")
+    get_encoding(encoding)
+    ns = _sizes(ns, "ns")
     for n in ns:
         actual = build_cnf(n, encoding).num_clauses
         try:
@@ -292,6 +361,10 @@ def check_clause_count(formula: Callable[[int], int], encoding: str = "pairwise"
 def verify_cases() -> list[tuple[str, int, tuple[Cell, ...]]]:
     """Boards a solution checker must judge: ``(description, n, queens)``, good ones and flawed ones.
 
+    Each flawed board has one kind of flaw.  The attacks come both between neighbouring rows and between rows
+    far apart (a checker that compares only consecutive queens passes the first kind), and one good board is
+    listed out of row order (a checker that takes a queen's place in the list for its row fails it).
+
     >>> [(what, verify(n, q)) for what, n, q in verify_cases()][:2]
     [('a solution of 8-queens', True), ('a solution of 1-queens', True)]
     """
@@ -307,11 +380,21 @@ def verify_cases() -> list[tuple[str, int, tuple[Cell, ...]]]:
         ("two queens in one row", 4, ((1, 1), (1, 2), (2, 4), (4, 3))),
         ("a queen missing (7 queens on 8 x 8)", 8, good8[:-1]),
         ("one queen twice on the same cell", 4, ((1, 2), (1, 2), (3, 1), (4, 3))),
+        ("a solution of 4-queens with one queen listed twice (5 queens)", 4, ((1, 2), (2, 4), (3, 1), (4, 3), (2, 4))),
         ("a queen off the board", 4, ((1, 2), (2, 4), (3, 1), (4, 5))),
-        # no two of these attack each other: only a bounds check rejects it
+        # no two of these attack each other: only a bounds check rejects them
         ("a queen off the board that attacks nobody", 4, ((1, 1), (2, 3), (4, 2), (5, 4))),
+        ("a queen on row 0 (off the board) that attacks nobody", 4, ((0, 1), (1, 4), (2, 2), (4, 3))),
         ("an empty board for n = 4", 4, ()),
         ("a solution of 6-queens given as a 6-queens board", 6, ((1, 2), (2, 4), (3, 6), (4, 1), (5, 3), (6, 5))),
+        # the same kinds of attack between queens far apart, in rows and in the list
+        ("two queens on one diagonal, five rows apart", 6, ((1, 1), (2, 3), (3, 5), (4, 2), (5, 4), (6, 6))),
+        ("two queens on one anti-diagonal, five rows apart", 6,
+         ((1, 6), (2, 3), (3, 5), (4, 2), (5, 4), (6, 1))),
+        ("two queens in one column, five rows apart", 6, ((1, 1), (2, 3), (3, 5), (4, 2), (5, 4), (6, 1))),
+        ("two queens in one row, listed apart", 5, ((1, 1), (2, 4), (3, 2), (5, 3), (2, 5))),
+        ("two pairs of queens on diagonals, none in neighbouring rows", 5, ((1, 2), (2, 4), (3, 1), (4, 5), (5, 3))),
+        ("a solution of 8-queens listed out of row order", 8, tuple(good8[i] for i in (5, 2, 7, 0, 3, 6, 1, 4))),
     ]
 
 
@@ -325,6 +408,7 @@ def check_verify(student_verify: Callable[[int, Sequence[Cell]], Any]) -> Verdic
     >>> check_verify(rows_and_columns_only).counterexample[0]
     'two queens on one diagonal'
     """
+    _student_function(student_verify, "check_verify", "verify(n, queens) -> True or False")
     for description, n, queens in verify_cases():
         expected = verify(n, queens)
         try:
@@ -356,7 +440,8 @@ def check_diagonals(student_diagonals: Callable[[int], Iterable[Iterable[Cell]]]
     >>> check_diagonals(lambda n: []).counterexample[0]
     2
     """
-    for n in ns:
+    _student_function(student_diagonals, "check_diagonals", "diagonals(n) -> a list of lines of cells")
+    for n in _sizes(ns, "ns"):
         expected = {frozenset(line.cells) for line in board_lines(n) if line.kind in ("diag", "anti")}
         try:
             answer = [frozenset(map(tuple, line)) for line in student_diagonals(n)]

@@ -10,6 +10,8 @@ strong branching, so their node counts differ (chapter 7 compares them); this on
 - :func:`branch_and_bound` returns a :class:`Tree` of :class:`Node` s (id, parent, depth, branching
   decision, LP bound, fractional cells, status) with the answer.
 - :func:`tree_text`: the tree as indented text (``nqueens-kit bnb``).
+- :func:`root_lp`: one LP relaxation, solved as a node of a tree is: what it costs (the LP solver's own
+  iterations and clock, the median of a few solves) and what it says (its values, its bound).
 
 >>> tree = branch_and_bound(3)
 >>> tree.status, all(node.status in ("infeasible", "branched") for node in tree.nodes)
@@ -55,6 +57,9 @@ class Node:
     values: dict[Cell, float] = field(default_factory=dict)
     fractional: list[Cell] = field(default_factory=list)
     branched_on: Cell | None = None
+    #: What the node's LP cost: simplex iterations (HiGHS reports them; None for CBC) and the solver's seconds.
+    iterations: int | None = None
+    lp_seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "parent": self.parent, "depth": self.depth,
@@ -123,6 +128,8 @@ def branch_and_bound(problem: Problem | int, formulation: str = "lines", solver:
             value = fixed[node.id].get(cell)
             var.lowBound, var.upBound = (0, 1) if value is None else (value, value)
         run = _run(model, backend, deadline, None)
+        node.iterations = run.stats.get("iterations")
+        node.lp_seconds = float(run.stats.get("solver_seconds") or run.seconds)
         if run.state not in ("optimal", "feasible"):
             node.status = "infeasible" if run.state == "infeasible" else "open"
             if run.state != "infeasible":
@@ -191,3 +198,32 @@ def tree_text(tree: Tree) -> list[str]:
     for root in children.get(None, []):
         walk(root)
     return lines
+
+
+def root_lp(problem: Problem | int, formulation: str = "lines", solver: str | None = None,
+            repeat: int = 3) -> dict[str, Any]:
+    """The LP relaxation of ``problem`` solved once as the root of a tree is (through PuLP, as every node
+    of :func:`branch_and_bound`), ``repeat`` times: ``state``, ``iterations`` (simplex iterations, HiGHS;
+    None for CBC), ``seconds`` (the median of the LP solver's own clock), the model's ``variables``,
+    ``constraints`` and ``nonzeros``, the cell ``values``, how many are ``fractional`` and the ``bound``
+    (the objective for max-queens, else None)."""
+    import statistics
+
+    problem = problem if isinstance(problem, Problem) else Problem(problem)
+    if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
+        raise InputError(f"repeat must be a whole number of at least 1, not {repeat!r}")
+    form = get_formulation(formulation)
+    backend = get_solver("ilp", solver).require()
+    assert isinstance(backend, IlpSolver)
+    seconds = []
+    for _ in range(repeat):
+        model = build_model(problem, form, relax=True)
+        run = _run(model, backend, None, None)
+        seconds.append(float(run.stats.get("solver_seconds") or run.seconds))
+    values = {cell: min(1.0, max(0.0, float(var.varValue or 0.0))) for cell, var in model.x.items()}
+    size = form.size(problem)
+    return {"n": problem.n, "formulation": form.name, "solver": backend.name, "state": run.state,
+            "iterations": run.stats.get("iterations"), "seconds": statistics.median(seconds),
+            "variables": size.variables, "constraints": size.constraints, "nonzeros": size.nonzeros,
+            "values": values, "fractional": sum(TOLERANCE < v < 1 - TOLERANCE for v in values.values()),
+            "bound": sum(values.values()) if form.maximise else None}

@@ -14,6 +14,11 @@ MiniSat's phase saving, Luby restarts):
   ``events`` is the trace, ``learned`` the learned clauses in order (a DRUP proof when the answer is False).
 - :func:`trace`: the trace of one N-queens problem, with its board and its status.
 - :func:`event_text`: one line of a trace in the lectures' notation (``P[r,c]``, ``¬``, ``∨``).
+- :func:`implication_graph`: the implication graph at a conflict of a trace, with its first-UIP cut and the
+  clause learned from it (the figure of the CDCL chapter of the Handbook of Satisfiability).
+- ``learning="decisions"``: the same solver without clause learning: a conflict only flips the last
+  decision (the clause of the current decisions, chronological backtracking, no restarts), which is how
+  DPLL and branch and bound backtrack; comparing the two measures what learning buys.
 
 >>> result = trace(4)
 >>> result.status, result.queens
@@ -44,6 +49,8 @@ KINDS = ("decide", "propagate", "conflict", "learn", "backjump", "restart")
 DEFAULT_MAX_EVENTS = 50_000
 #: The largest board the kit's own solver takes (a trace of a larger one is unreadable anyway).
 MAX_TRACE_N = 30
+#: What a conflict teaches the solver: a first-UIP clause (CDCL), or only "not these decisions" (DPLL).
+LEARNING = ("first-uip", "decisions")
 
 
 @dataclass(frozen=True)
@@ -90,12 +97,19 @@ class Solver:
 
     ``prefer_true`` says which variables are first tried true (for N-queens: the board variables, so a
     decision places a queen); all others are first tried false.  ``record`` keeps the events (off for
-    speed when only the answer is wanted).
+    speed when only the answer is wanted).  ``learning`` ``first-uip`` (CDCL) or ``decisions`` (no clause
+    learning: each conflict adds the clause "not all of the current decisions" and flips the last one,
+    chronological backtracking without restarts, as DPLL and branch and bound do).
     """
 
     def __init__(self, clauses: Iterable[Sequence[int]], num_vars: int, *,
                  prefer_true: Callable[[int], bool] | None = None, record: bool = True,
-                 restart_base: int = 50, decay: float = 0.95) -> None:
+                 restart_base: int = 50, decay: float = 0.95, learning: str = "first-uip") -> None:
+        if learning not in LEARNING:
+            raise InputError(f"unknown learning scheme {learning!r}; valid: {', '.join(LEARNING)}")
+        self.learning = learning
+        if learning == "decisions":
+            restart_base = 10**12  # chronological backtracking never restarts
         self.num_vars = num_vars
         self.value = [0] * (num_vars + 1)       # +1 true, -1 false, 0 unassigned (index = variable)
         self.level_of = [0] * (num_vars + 1)
@@ -231,6 +245,16 @@ class Solver:
         self.increment /= self.decay
         return learned, back
 
+    def _decision_clause(self, conflict: int) -> tuple[list[int], int]:
+        """No learning: "not all of the current decisions", the last one first (it flips at the level
+        before), as chronological backtracking does; the conflict's variables are bumped as in CDCL."""
+        for lit in self.clauses[conflict]:
+            if self.level_of[abs(lit)] > 0:
+                self._bump(abs(lit))
+        self.increment /= self.decay
+        decisions = [self.trail[start] for start in self.trail_lim]
+        return [-lit for lit in reversed(decisions)], self._level() - 1
+
     def _bump(self, var: int) -> None:
         self.activity[var] += self.increment
         if self.activity[var] > 1e100:
@@ -291,7 +315,8 @@ class Solver:
                 if self._level() == 0:
                     self.learned.append(())
                     return False
-                learned, back = self._analyse(conflict)
+                learned, back = (self._analyse(conflict) if self.learning == "first-uip"
+                                 else self._decision_clause(conflict))
                 self.learned.append(tuple(learned))
                 if self.record:
                     self.events.append(Event("learn", self._level(), clause=tuple(learned), to_level=back))
@@ -372,11 +397,13 @@ def _problem(problem: Problem | int) -> Problem:
 
 
 def trace(problem: Problem | int, encoding: str = "pairwise", max_events: int = DEFAULT_MAX_EVENTS,
-          time_limit: float | None = None, stop: Callable[[], bool] | None = None) -> Trace:
+          time_limit: float | None = None, stop: Callable[[], bool] | None = None,
+          learning: str = "first-uip") -> Trace:
     """Solve ``problem`` with the kit's own CDCL solver and keep every step (see :class:`Event`).
 
     Status ``solved`` (``queens`` verified), ``infeasible``, or ``timeout`` when ``max_events`` or
-    ``time_limit`` ended the trace first.
+    ``time_limit`` ended the trace first.  ``learning="decisions"`` turns clause learning off
+    (:class:`Solver`).
     """
     problem = _problem(problem)
     limit = check_time_limit(time_limit)
@@ -384,7 +411,7 @@ def trace(problem: Problem | int, encoding: str = "pairwise", max_events: int = 
         raise InputError(f"max_events must be a whole number of at least 1, not {max_events!r}")
     cnf = build_cnf(problem, encoding)
     top = cnf.board_vars
-    solver = Solver(cnf.clauses, cnf.num_vars, prefer_true=lambda v: v <= top)
+    solver = Solver(cnf.clauses, cnf.num_vars, prefer_true=lambda v: v <= top, learning=learning)
     deadline = time.monotonic() + limit if limit is not None else None
     answer = solver.solve(max_events=max_events, deadline=deadline, stop=stop)
     result = Trace(cnf, solver.events, Status.TIMEOUT, stats=solver.stats(), learned=solver.learned)
@@ -535,3 +562,122 @@ def state_at(result: Trace, step: int) -> TraceState:
         elif event.kind == "learn":
             state.learned = event.clause
     return state
+
+
+# ------------------------------------------------------------------------------ the implication graph
+
+
+@dataclass
+class ImplicationGraph:
+    """The implication graph of one conflict of a trace (Marques-Silva, Lynce and Malik, *Handbook of
+    Satisfiability*, the CDCL chapter), cut at the first unique implication point.
+
+    ``nodes``: the assigned literals the conflict depends on (each with its level and whether it was a
+    decision), in trail order: every literal of the conflict's level from which the conflict can be
+    reached, and the literals of earlier levels that feed them directly.  ``edges``: (from, to) literal
+    pairs, from each false literal of a reason clause to the literal it forced; ``to`` is 0 for the
+    conflict node κ.  ``uip``: the first UIP, the literal of the conflict level closest to the conflict
+    through which every path from that level's decision to κ passes.  ``conflict_side``: the literals
+    after it that the learning resolved away; the cut separates them (and κ) from the rest, the *reason
+    side*.  ``learned``: the clause the cut gives: the negation of every reason-side literal with an edge
+    across the cut; it is the clause the trace learned at this conflict.
+    """
+
+    level: int
+    conflict: tuple[int, ...]
+    nodes: list[tuple[int, int, bool]]
+    edges: list[tuple[int, int]]
+    uip: int
+    conflict_side: set[int]
+    learned: tuple[int, ...]
+
+    def reason_side(self) -> list[int]:
+        return [lit for lit, _, _ in self.nodes if lit not in self.conflict_side]
+
+    def cut_edges(self) -> list[tuple[int, int]]:
+        """The edges that cross the cut (reason side to conflict side or κ)."""
+        inside = self.conflict_side | {0}
+        return [(a, b) for a, b in self.edges if a not in inside and b in inside]
+
+
+def trail_at(result: Trace, step: int) -> list[tuple[int, int, tuple[int, ...] | None]]:
+    """The solver's trail after ``result.events[:step + 1]``: ``(literal, level, reason clause or None for a
+    decision)`` in the order the literals were set."""
+    trail: list[tuple[int, int, tuple[int, ...] | None]] = []
+    for event in result.events[:max(0, step + 1)]:
+        if event.kind == "decide" and event.literal is not None:
+            trail.append((event.literal, event.level, None))
+        elif event.kind == "propagate" and event.literal is not None:
+            trail.append((event.literal, event.level, event.clause))
+        elif event.kind in ("backjump", "restart") and event.to_level is not None:
+            trail = [entry for entry in trail if entry[1] <= event.to_level]
+    return trail
+
+
+def conflict_steps(result: Trace) -> list[int]:
+    """The indices of the trace's conflict events that were analysed (not the final one at level 0)."""
+    return [k for k, e in enumerate(result.events) if e.kind == "conflict" and e.level > 0]
+
+
+def implication_graph(result: Trace, step: int | None = None) -> ImplicationGraph:
+    """The implication graph at the conflict ``result.events[step]`` (None: the first analysed conflict),
+    cut at the first UIP exactly as the solver's learning does (see :class:`ImplicationGraph`)."""
+    steps = conflict_steps(result)
+    if step is None:
+        if not steps:
+            raise InputError("this trace has no conflict to analyse (it found a board without one)")
+        step = steps[0]
+    if step not in steps:
+        raise InputError(f"step {step} is not an analysed conflict of this trace; conflicts: {steps[:10]}")
+    event = result.events[step]
+    trail = trail_at(result, step - 1)
+    where = {abs(lit): i for i, (lit, _, _) in enumerate(trail)}
+    level_of = {abs(lit): level for lit, level, _ in trail}
+    reason = {abs(lit): clause for lit, _, clause in trail}
+    level = event.level
+    # first-UIP learning, as the solver does it: resolve the current level's literals, last set first
+    seen: set[int] = set()
+    learned: list[int] = []
+    side: set[int] = set()
+    pending, index, clause, uip = 0, len(trail) - 1, event.clause, 0
+    while True:
+        for lit in clause:
+            var = abs(lit)
+            if var == abs(uip) or var in seen or level_of[var] == 0:
+                continue
+            seen.add(var)
+            if level_of[var] == level:
+                pending += 1
+            else:
+                learned.append(lit)
+        while abs(trail[index][0]) not in seen:
+            index -= 1
+        uip = trail[index][0]
+        index -= 1
+        pending -= 1
+        if pending == 0:
+            break
+        side.add(uip)
+        found = reason[abs(uip)]
+        assert found is not None, "a decision before the first UIP"
+        clause = found
+    # the graph: every current-level ancestor of the conflict, and the earlier literals that feed them
+    edges: list[tuple[int, int]] = []
+    keep: set[int] = set()
+    todo = [(0, event.clause)]
+    done: set[int] = set()
+    while todo:
+        target, clause = todo.pop()
+        for lit in clause:
+            var = abs(lit)
+            if var == abs(target) or level_of.get(var, 0) == 0:
+                continue
+            source = -lit  # the literal on the trail that made ``lit`` false
+            edges.append((source, target))
+            keep.add(var)
+            if level_of[var] == level and var not in done and reason[var] is not None:
+                done.add(var)
+                todo.append((source, reason[var] or ()))
+    nodes = sorted(((trail[where[v]][0], level_of[v], reason[v] is None) for v in keep), key=lambda t: where[abs(t[0])])
+    edges = sorted(set(edges), key=lambda e: (where[abs(e[1])] if e[1] else len(trail), where[abs(e[0])]))
+    return ImplicationGraph(level, event.clause, nodes, edges, uip, side, (-uip, *learned))

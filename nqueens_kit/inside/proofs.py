@@ -2,13 +2,19 @@
 
 When a SAT solver says a board cannot be completed (or that n = 2 and 3 have no solution), it can also
 write *why*: a list of clauses (lemmas), each of which follows from the formula and the earlier lemmas by
-unit propagation alone (reverse unit propagation, RUP), ending with the empty clause.  Such a DRUP proof (DRAT
-when it also deletes clauses, ``d ...`` lines) is checked by a program much simpler than any solver.
+unit propagation alone (reverse unit propagation, RUP), ending with the empty clause.  Such a proof is a
+*DRUP* proof (deletion RUP: ``d ...`` lines delete clauses the solver no longer needs, which only makes
+checking cheaper) and is checked by a program much simpler than any solver.  A *DRAT* proof may also hold
+lemmas that are not RUP but *resolution asymmetric tautologies* (RAT: clauses that keep satisfiability,
+as in extended resolution or blocked-clause addition); deleting clauses never makes a RAT step, so what a
+proof is called depends on its lemmas, which only a check can tell (:attr:`ProofCheck.system`).
 
 - :func:`prove`: solve a formula with a solver that writes proofs (CaDiCaL or Glucose through python-sat,
   or the ``cadical`` / ``kissat`` executables) and return its :class:`Proof`, or None when satisfiable.
 - :func:`check`: check a proof against the formula with an independent checker: ``drup`` (extracted from
-  code verified in Why3) or ``dratify`` (pure Python); ``auto`` takes the first installed.
+  code verified in Why3) or ``dratify`` (pure Python); ``auto`` takes the first installed.  The verdict
+  says which proof system the lemmas needed: DRUP (every lemma RUP) or DRAT (some lemma RAT).
+- :func:`rup_only`: whether every lemma follows by unit propagation alone (the kit's own replay).
 - :func:`replay`: what unit propagation does for each lemma (the cells it sets, the clause that fails),
   for drawing the proof on the board.
 - :func:`solve_with_proof`: all of it for one problem, in a child process under a time limit: the result
@@ -17,8 +23,9 @@ when it also deletes clauses, ``d ...`` lines) is checked by a program much simp
 >>> from nqueens_kit import build_cnf
 >>> cnf = build_cnf(3)
 >>> proof = prove(cnf, "pysat-cadical")
->>> proof.lemmas[-1], check(cnf, proof).checked
-((), True)
+>>> verdict = check(cnf, proof)
+>>> proof.lemmas[-1], verdict.checked, verdict.system
+((), True, 'DRUP')
 """
 
 from __future__ import annotations
@@ -59,16 +66,33 @@ def proof_literals(line: str, solver: str) -> tuple[int, ...]:
     return tuple(int(w) for w in words[:-1])
 
 
+#: When the checker does not say (drup accepts both kinds alike), the kit's own RUP replay classifies a
+#: proof DRUP or DRAT if lemmas x literals of the formula stay below this (a second or so of Python).
+CLASSIFY_WORK = 20_000_000
+
+
 @dataclass
 class Proof:
-    """A proof as the solver wrote it: text lines, ``d`` lines deleting clauses, the rest lemmas."""
+    """A proof as the solver wrote it: text lines, ``d`` lines deleting clauses, the rest lemmas.
+
+    ``system`` is what a check found its lemmas to need: ``DRUP`` (each lemma follows by unit propagation;
+    deletions change nothing), ``DRAT`` (some lemma is a RAT step), or None before a check could tell.
+    """
 
     lines: list[str]
     solver: str
+    system: str | None = None
 
     @property
     def format(self) -> str:
-        return "DRAT" if any(line.startswith("d ") for line in self.lines) else "DRUP"
+        """``DRUP`` or ``DRAT`` once a check has classified the lemmas (:func:`check` records it), else
+        ``clausal`` (the text is in the DRAT file format either way)."""
+        return self.system or "clausal"
+
+    @property
+    def deletions(self) -> int:
+        """How many ``d`` lines the proof has (they delete clauses; they are never RAT steps)."""
+        return sum(1 for line in self.lines if line.startswith("d "))
 
     @property
     def lemmas(self) -> list[tuple[int, ...]]:
@@ -86,9 +110,13 @@ class Proof:
 
 @dataclass
 class ProofCheck:
+    """A checker's verdict; ``system`` is DRUP or DRAT for a checked proof whose lemmas could be classified
+    (None otherwise)."""
+
     checked: bool
     checker: str
     detail: str = ""
+    system: str | None = None
 
 
 def _proof_solver(name: str | None) -> Any:
@@ -134,9 +162,13 @@ def _checker(name: str) -> str:
 
 
 def check(cnf: CNF, proof: Proof | str, checker: str = "auto") -> ProofCheck:
-    """Check ``proof`` (a :class:`Proof` or proof text) against exactly the formula ``cnf``."""
+    """Check ``proof`` (a :class:`Proof` or proof text) against exactly the formula ``cnf``.  A checked
+    :class:`Proof` gets its ``system`` (DRUP or DRAT) recorded when the lemmas could be classified: dratify
+    counts its RAT steps; after drup (which accepts both kinds alike) the kit's own RUP replay decides, for
+    proofs small enough (:data:`CLASSIFY_WORK`)."""
     name = _checker(checker)
-    text = proof.text() if isinstance(proof, Proof) else proof
+    given = proof if isinstance(proof, Proof) else Proof(proof.splitlines(), "text")
+    text = given.text()
     formula = cnf.to_dimacs(comments=False)
     if name == "drup":
         import drup
@@ -146,14 +178,33 @@ def check(cnf: CNF, proof: Proof | str, checker: str = "auto") -> ProofCheck:
         except ValueError as exc:
             return ProofCheck(False, "drup", f"the proof does not parse: {exc}")
         ok = result.outcome == drup.Outcome.VALID
-        return ProofCheck(ok, "drup", "" if ok else f"drup: {result.outcome.name.lower()}")
-    import dratify
+        verdict = ProofCheck(ok, "drup", "" if ok else f"drup: {result.outcome.name.lower()}")
+        if ok and given.steps * sum(map(len, cnf.clauses)) <= CLASSIFY_WORK:
+            verdict.system = "DRUP" if rup_only(cnf, given) else "DRAT"
+    else:
+        import dratify
 
+        try:
+            found = dratify.check_proof(dratify.parse_dimacs(formula), text)
+        except (ValueError, TypeError) as exc:
+            return ProofCheck(False, "dratify", f"the proof does not parse: {exc}")
+        verdict = ProofCheck(bool(found.ok), "dratify", "" if found.ok else str(found.reason))
+        if found.ok:
+            verdict.system = "DRAT" if found.rat_steps else "DRUP"
+    if isinstance(proof, Proof) and verdict.system is not None:
+        proof.system = verdict.system
+    return verdict
+
+
+def rup_only(cnf: CNF, proof: Proof) -> bool:
+    """Whether every lemma of ``proof`` follows from the formula and the lemmas before it by unit
+    propagation alone (deletions applied): a DRUP proof.  False means some lemma needs a RAT step (or does
+    not follow at all: :func:`check` is the authority on that)."""
     try:
-        verdict = dratify.check_proof(dratify.parse_dimacs(formula), text)
-    except (ValueError, TypeError) as exc:
-        return ProofCheck(False, "dratify", f"the proof does not parse: {exc}")
-    return ProofCheck(bool(verdict.ok), "dratify", "" if verdict.ok else str(verdict.reason))
+        replay(cnf, proof)
+    except SolverError:
+        return False
+    return True
 
 
 # ------------------------------------------------------------------------------------------ replay
@@ -227,7 +278,8 @@ def _prove_job(problem: Problem, encoding: str, solver: str | None, checker: str
             raise SolverError(f"{chosen.name} said unsatisfiable but wrote no proof")
         proof = Proof(lines, chosen.name)
         verdict = check(cnf, proof, checker)
-        data.update(lines=lines, checked=verdict.checked, checker=verdict.checker, detail=verdict.detail)
+        data.update(lines=lines, checked=verdict.checked, checker=verdict.checker, detail=verdict.detail,
+                    system=verdict.system)
     return data
 
 
@@ -268,7 +320,7 @@ def solve_with_proof(problem: Problem, path: str | os.PathLike[str], encoding: s
         result.message = "satisfiable: there is no proof of unsatisfiability to write"
         result.extra["proof"] = None
         return result
-    proof = Proof(data["lines"], data["solver"])
+    proof = Proof(data["lines"], data["solver"], data.get("system"))
     try:
         target.write_text(proof.text(), encoding="ascii")
     except OSError as exc:

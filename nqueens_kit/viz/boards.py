@@ -41,6 +41,8 @@ QUEEN_COLOUR = "#1b1b1b"
 PREPLACED_COLOUR = "#1552b8"
 ATTACK_COLOUR = "#d32f2f"
 HIGHLIGHT_COLOUR = "#ffe14d"
+#: The frame of a framed cell (a decision): Okabe-Ito blue, told apart from the red of conflicts.
+FRAME_COLOUR = "#0072B2"
 #: A blocked cell: a charcoal square crossed out in light grey, told apart by lightness and shape rather than
 #: hue, so it reads the same to every eye and in greyscale print.
 BLOCKED_COLOUR = "#3d3d3d"
@@ -127,6 +129,7 @@ def draw_board(
     title: str | None = None,
     labels: bool = True,
     blocked: Iterable[Cell] = (),
+    framed: Iterable[Cell] = (),
 ) -> Figure:
     """Draw an n x n chessboard with queens; returns the figure (``ax.figure`` when ``ax`` is given).
 
@@ -137,6 +140,7 @@ def draw_board(
     attack each other.
     ``highlight`` is a set of cells (shaded yellow) or a dict cell -> colour.  ``labels`` numbers rows and
     columns.  ``blocked`` cells (where no queen may stand) are charcoal squares crossed out (:data:`BLOCKED_COLOUR`).
+    ``framed`` cells get a thick frame (:data:`FRAME_COLOUR`): the decisions of a solver, say.
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise InputError(f"board size must be a whole number of at least 1, not {n!r}")
@@ -160,6 +164,12 @@ def draw_board(
                                    alpha=0.65, zorder=1))
     if closed:
         _draw_blocked(ax, n, closed)
+    frames = sorted(set(_cells(n, framed, "framed")))
+    if frames:
+        width = max(1.5, min(4.0, 0.12 * _cell_points(ax, n)))
+        for r, c in frames:
+            ax.add_patch(Rectangle((c - 0.42, r - 0.42), 0.84, 0.84, facecolor="none", edgecolor=FRAME_COLOUR,
+                                   linewidth=width, zorder=3.5, gid="framed"))
 
     if attacks is not False and everyone:
         chosen = set(everyone) if attacks is True else set(_cells(n, attacks, "attacks"))
@@ -317,28 +327,88 @@ def _short(value: float) -> str:
     return text[1:] if text.startswith("0.") else text.replace("-0.", "-.")
 
 
-def plot_bnb_tree(tree: Any, ax: Axes | None = None, title: str | None = None) -> Figure:
-    """A branch-and-bound tree (:class:`nqueens_kit.inside.bnb.Tree`): one dot per node in search order, depth
-    downwards, coloured by what became of it (branched, integral, infeasible, pruned, open)."""
-    colours = {"branched": OKABE_ITO["blue"], "integral": OKABE_ITO["bluish green"],
-               "infeasible": OKABE_ITO["vermillion"], "pruned": OKABE_ITO["orange"], "open": OKABE_ITO["grey"]}
-    fig, ax = new_axes(ax, (8, 3))
-    x = {node.id: i for i, node in enumerate(tree.nodes)}
-    depth = max(node.depth for node in tree.nodes)
+def _tree_positions(tree: Any) -> dict[int, tuple[float, float]]:
+    """A tidy layout: leaves evenly spaced left to right in search order (the queen branch left), each parent
+    centred over its children, depth downwards."""
+    children: dict[int, list[Any]] = {}
     for node in tree.nodes:
         if node.parent is not None:
-            ax.plot([x[node.parent], x[node.id]], [-tree.nodes[node.parent].depth, -node.depth], color="0.7",
-                    linewidth=0.8, zorder=1)
-    for status, colour in colours.items():
+            children.setdefault(node.parent, []).append(node)
+    for kids in children.values():
+        kids.sort(key=lambda c: -c.branch[1] if c.branch else 0)
+    where: dict[int, tuple[float, float]] = {}
+    next_leaf = [0.0]
+
+    def place(node: Any) -> float:
+        kids = children.get(node.id, [])
+        if not kids:
+            x = next_leaf[0]
+            next_leaf[0] += 1.0
+        else:
+            xs = [place(kid) for kid in kids]
+            x = (min(xs) + max(xs)) / 2
+        where[node.id] = (x, -float(node.depth))
+        return x
+
+    for root in (node for node in tree.nodes if node.parent is None):
+        place(root)
+    return where
+
+
+#: Node colours of a branch-and-bound tree, by what became of the node.
+BNB_COLOURS = {"branched": OKABE_ITO["blue"], "integral": OKABE_ITO["bluish green"],
+               "infeasible": OKABE_ITO["vermillion"], "pruned": OKABE_ITO["orange"], "open": OKABE_ITO["grey"]}
+#: Trees up to this many nodes get every branch and bound written on them; larger ones only dots.
+BNB_LABEL_LIMIT = 40
+
+
+def plot_bnb_tree(tree: Any, ax: Axes | None = None, title: str | None = None) -> Figure:
+    """A branch-and-bound tree (:class:`nqueens_kit.inside.bnb.Tree`), drawn as a tree: the root on top, each
+    node under its parent, the queen branch (x = 1) on the left; every edge labelled with its branching
+    decision and every node with its number (the order it was solved in) and, for max-queens, its LP bound;
+    nodes coloured by what became of them (branched, integral, infeasible, pruned, open).  Trees of more
+    than :data:`BNB_LABEL_LIMIT` nodes are drawn as dots only."""
+    where = _tree_positions(tree)
+    leaves = max(1, sum(1 for node in tree.nodes if not any(c.parent == node.id for c in tree.nodes)))
+    depth = max(node.depth for node in tree.nodes)
+    labelled = len(tree.nodes) <= BNB_LABEL_LIMIT
+    fig, ax = new_axes(ax, (min(10.0, max(6.0, 1.25 * leaves + 1.5)), min(7.0, 1.25 * depth + 2.2)))
+    for node in tree.nodes:
+        if node.parent is None:
+            continue
+        (x0, y0), (x1, y1) = where[node.parent], where[node.id]
+        ax.plot([x0, x1], [y0, y1], color="0.55", linewidth=1.2, zorder=1)
+        if labelled and node.branch is not None:
+            (r, c), value = node.branch
+            ax.text((x0 + x1) / 2 + (-0.06 if value else 0.06), (y0 + y1) / 2, f"x[{r},{c}]={value}",
+                    ha="right" if value else "left", va="center", fontsize="small", color="0.2", zorder=4,
+                    bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.85})
+    for status, colour in BNB_COLOURS.items():
         chosen = [node for node in tree.nodes if node.status == status]
         if chosen:
-            ax.scatter([x[n.id] for n in chosen], [-n.depth for n in chosen], color=colour, s=36, label=status,
-                       zorder=3)
+            ax.scatter([where[n.id][0] for n in chosen], [where[n.id][1] for n in chosen], color=colour,
+                       s=420 if labelled else 40, label=status, zorder=3, edgecolors="white", linewidths=1.0)
+    if labelled:
+        for node in tree.nodes:
+            x, y = where[node.id]
+            ax.text(x, y, str(node.id), ha="center", va="center", color="white", fontsize="small",
+                    fontweight="bold", zorder=5)
+            if node.bound is not None:
+                ax.text(x, y - 0.3, f"{node.bound:.2f}", ha="center", va="top", fontsize="x-small", color="0.25",
+                        zorder=5)
+    ax.set_xlim(-0.8, leaves - 0.2)
+    ax.set_ylim(-depth - 0.7, 0.6)
     ax.set_yticks([-d for d in range(depth + 1)], [str(d) for d in range(depth + 1)])
     ax.set_ylabel("depth")
     ax.set_xticks([])
-    ax.set_xlabel("nodes in the order they were solved")
-    ax.legend(fontsize="small", ncols=5, loc="lower center", bbox_to_anchor=(0.5, 1.0))
+    if labelled:
+        ax.set_xlabel("in a node: the order it was solved in" + ("; under it: its LP bound" if any(
+            node.bound is not None for node in tree.nodes) else ""), fontsize="small")
+    for side in ("top", "right", "bottom"):
+        ax.spines[side].set_visible(False)
+    present = [s for s in BNB_COLOURS if any(node.status == s for node in tree.nodes)]
+    ax.legend(fontsize="small", ncols=len(present), loc="lower center", bbox_to_anchor=(0.5, 1.0),
+              markerscale=0.5 if labelled else 1.0, frameon=False)
     if title:
-        ax.set_title(title, fontsize="medium", pad=28)
+        ax.set_title(title, fontsize="medium", pad=30)
     return fig

@@ -3,7 +3,8 @@
 - :func:`plot_time`, :func:`plot_size`, :func:`plot_build_solve`: the results of a timing sweep
   (rows from :func:`nqueens_kit.bench.run_sweep` or :func:`nqueens_kit.bench.read_results`).
 - :func:`plot_cactus`, :func:`plot_ecdf`: runs finished against time, as the SAT competition shows them.
-- :func:`plot_phase`: a phase-transition study (:mod:`nqueens_kit.bench.phase`).
+- :func:`plot_phase`: a phase-transition study (:mod:`nqueens_kit.bench.phase`);
+  :func:`plot_phase_effort`: its effort per n (the peak moving) and spread (the heavy tail).
 - :func:`save_figure` (from :mod:`nqueens_kit.viz.figure`): PNG, SVG or PDF by the file's suffix.
 
 Every configuration is drawn as its method says (:func:`nqueens_kit.viz.style.plot_styles`), so a method
@@ -34,11 +35,13 @@ from ..errors import InputError, NQueensError
 from ..methods import Choice, get_method
 from ..problem.board import Problem
 from .figure import FIGURE_SUFFIXES, figure_of, new_axes, save_figure
-from .style import plot_styles, seconds_text
+from .style import OKABE_ITO, plot_styles, seconds_text
+
+OKABE_BLUE, OKABE_VERMILLION = OKABE_ITO["blue"], OKABE_ITO["vermillion"]
 
 __all__ = [
-    "FIGURE_SUFFIXES", "plot_build_solve", "plot_cactus", "plot_ecdf", "plot_phase", "plot_size", "plot_time",
-    "save_figure",
+    "FIGURE_SUFFIXES", "plot_build_solve", "plot_cactus", "plot_ecdf", "plot_phase", "plot_phase_effort",
+    "plot_size", "plot_time", "save_figure",
 ]
 
 #: The sizes a results row may record, each a panel of :func:`plot_size` when some row has it.
@@ -407,7 +410,7 @@ def plot_phase(summary: Sequence[Mapping[str, Any]], title: str | None = None, c
     if cost not in PHASE_COSTS:
         raise InputError(f"unknown cost {cost!r}; valid: {', '.join(PHASE_COSTS)}")
     column, cost_label = PHASE_COSTS[cost]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2), layout="constrained")
     plt.close(fig)
     ns = sorted({int(e["n"]) for e in summary})
     first = next((e["config"] for e in summary), None)
@@ -456,3 +459,68 @@ def plot_phase(summary: Sequence[Mapping[str, Any]], title: str | None = None, c
     return fig
 
 
+
+
+def plot_phase_effort(summary: Sequence[Mapping[str, Any]], config: str | None = None, cost: str = "conflicts",
+                      title: str | None = None, density: float | None = None) -> Figure:
+    """The effort of one configuration across a phase-transition study of one family, after Gent, Jefferson
+    and Nightingale (2017): left, the median ``cost`` (``conflicts`` or ``nodes``, the solver's own count)
+    against the density, one line per n, each n's crossing marked by a dotted line in its colour, so the peak
+    is seen moving with n; right, at the largest n, the spread of the same count over the instances of each
+    density: the middle half (percentiles 25 to 75) and percentiles 10 to 90 as bands, the median, and the
+    largest as dots (the heavy tail).  ``density`` draws a marker at that density on both panels."""
+    if cost not in ("conflicts", "nodes"):
+        raise InputError(f"unknown cost {cost!r}; valid: conflicts, nodes")
+    if config is None:  # the first configuration that reports the count
+        config = next((e["config"] for e in summary if e.get(f"median_{cost}") is not None),
+                      next((e["config"] for e in summary), None))
+    points = [e for e in summary if e["config"] == config]
+    if not points:
+        raise InputError("plot_phase_effort needs a summary with at least one point of the configuration")
+    family = next((e.get("family") for e in points if e.get("family")), None) or "completion"
+    ns = sorted({int(e["n"]) for e in points})
+    colours = plt.get_cmap("viridis")
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.4), layout="constrained")
+    plt.close(fig)
+    for i, n in enumerate(ns):
+        colour = colours(i / max(1, len(ns) - 1) * 0.85)
+        at = sorted((e for e in points if e["n"] == n), key=lambda e: e["density"])
+        left.plot([e["density"] for e in at], _positive(e.get(f"median_{cost}") for e in at), marker="o",
+                  markersize=4, color=colour, label=f"n = {n}")
+        where = half_crossing(points, n, config)
+        if where is not None:
+            left.axvline(where, color=colour, linestyle=":", linewidth=1.4)
+    _log_scale_if_positive(left, "y", f"no point reports {cost}")
+    axis = PHASE_AXIS.get(family, "density")
+    left.set_xlabel(axis)
+    left.set_ylabel(f"median {cost}")
+    left.grid(True, alpha=0.3)
+    left.plot([], [], color="0.4", linestyle=":", label="half solvable")
+    left.legend(fontsize="small", ncols=2)
+    largest = max((n for n in ns if any(e["n"] == n and e.get(f"median_{cost}") is not None for e in points)),
+                  default=ns[-1])
+    at = sorted((e for e in points if e["n"] == largest), key=lambda e: e["density"])
+    xs = [e["density"] for e in at]
+
+    def column(q: str) -> list[float]:
+        return _positive(e.get(f"{q}_{cost}") for e in at)
+
+    for low, high, alpha, label in (("p10", "p90", 0.18, "percentiles 10 to 90"), ("p25", "p75", 0.35, "middle half")):
+        bottom, top = column(low), column(high)
+        if any(math.isfinite(b) and math.isfinite(t) for b, t in zip(bottom, top, strict=True)):
+            right.fill_between(xs, bottom, top, color=OKABE_BLUE, alpha=alpha, linewidth=0, label=label)
+    right.plot(xs, column("median"), color=OKABE_BLUE, marker="o", markersize=4, label="median")
+    right.plot(xs, column("max"), linestyle="none", marker="v", color=OKABE_VERMILLION, label="largest")
+    where = half_crossing(points, largest, config)
+    if where is not None:
+        right.axvline(where, color="0.4", linestyle=":", linewidth=1.4)
+    _log_scale_if_positive(right, "y", f"no point reports {cost}")
+    right.set_xlabel(axis)
+    right.set_ylabel(f"{cost} per instance, n = {largest}")
+    right.grid(True, alpha=0.3)
+    right.legend(fontsize="small", loc="upper left")
+    if density is not None:
+        for ax in (left, right):
+            ax.axvline(density, color="0.1", linewidth=2.0, alpha=0.5)
+    fig.suptitle(title or f"{PHASE_TITLES.get(family, family)}: {cost} of {config}", fontsize="large")
+    return fig

@@ -4,8 +4,9 @@ Each method says how it looks (:meth:`nqueens_kit.methods.Method.style`): a colo
 colour-blind-safe palettes of :mod:`nqueens_kit.palette`, a marker per solver, a line style of its own; so a
 reader who learned "orange is the sequential encoding" in chapter 4 finds it orange in chapter 5 and in the
 app.  :func:`plot_styles` keeps the configurations of one plot apart when two methods happen to choose the
-same colour (or a method none).  :func:`presentation` switches matplotlib to sizes readable on a 1280x720
-projector.
+same colour (or a method none).  :func:`presentation` switches matplotlib to sizes readable from the back of
+a hall on a 1024x768 projector, for the figures drawn inside it; :func:`use_presentation` for every figure
+from then on (a chapter's first cell).
 
 >>> style_for("sat", "sequential", "pycosat")["color"]
 '#E69F00'
@@ -23,7 +24,8 @@ from typing import Any
 from ..methods import METHODS, Choice, get_method
 from ..palette import OKABE_ITO, TOL_MUTED
 
-#: Font sizes (points) for the projector style.
+#: Font sizes (points) for the projector style: at 100 dpi a figure of at most 10 inches fits a 1024 pixel
+#: wide projector unscaled, and 15-point text is about 21 pixels high.
 PRESENTATION_RC: dict[str, Any] = {
     "font.size": 15, "axes.titlesize": 17, "axes.labelsize": 16, "xtick.labelsize": 14, "ytick.labelsize": 14,
     "legend.fontsize": 13, "figure.titlesize": 18, "lines.linewidth": 2.4, "lines.markersize": 8,
@@ -131,5 +133,13 @@ def presentation() -> Iterator[None]:
         yield
 
 
+def use_presentation() -> None:
+    """From now on, matplotlib draws every figure with projector-sized fonts and lines (as inside
+    :func:`presentation`): one call at the top of a chapter makes all its figures readable in a hall."""
+    import matplotlib
+
+    matplotlib.rcParams.update(PRESENTATION_RC)  # type: ignore[arg-type]
+
+
 __all__ = ["OKABE_ITO", "PRESENTATION_RC", "SPARE_COLOURS", "SPARE_MARKERS", "plot_styles", "presentation",
-           "seconds_text", "style_for"]
+           "seconds_text", "style_for", "use_presentation"]

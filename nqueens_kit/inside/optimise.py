@@ -1,0 +1,88 @@
+"""Max-queens, where an objective enters: the most queens a board with blocked cells can hold, asked of an
+ILP solver (one solve, the LP bound at work) and of a SAT-based optimiser (MaxSAT: the same clauses as hard
+constraints, one soft unit clause per cell), side by side.
+
+- :func:`max_queens_maxsat`: the optimum by RC2 (python-sat's core-guided MaxSAT solver, Ignatiev, Morgado
+  and Marques-Silva 2019) over the pairwise clauses, with its time and the cores it needed.
+- :func:`max_queens_ilp`: the optimum by an ILP solver on the ``max-queens`` formulation (through the method
+  layer: :func:`nqueens_kit.methods.solve`), with its time, nodes and simplex iterations.
+- :func:`max_queens_race`: both on random blocked boards, each answer checked against the other.
+
+>>> from nqueens_kit.bench.instances import random_blocked
+>>> problem = Problem(8, blocked=random_blocked(8, 0.7, 1, 1))
+>>> max_queens_maxsat(problem)["optimum"] == max_queens_ilp(problem)["optimum"]
+True
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+from ..bench.instances import random_blocked
+from ..errors import SolverError
+from ..problem.board import Problem, conflicts
+from ..solvers import get_solver
+
+
+def max_queens_maxsat(problem: Problem) -> dict[str, Any]:
+    """The most queens ``problem``'s open cells hold, by RC2 MaxSAT: hard clauses "not both" for every pair
+    of open cells on a line, a soft clause P[r,c] of weight 1 per open cell.  ``optimum``, ``seconds``,
+    ``cores`` (the unsatisfiable cores RC2 relaxed); the placement is checked (no two queens attack)."""
+    get_solver("sat", "pysat-minisat").require()  # python-sat
+    from pysat.examples.rc2 import RC2
+    from pysat.formula import WCNF
+
+    n = problem.n
+    closed = set(problem.blocked)
+    formula = WCNF()
+    for line in problem.lines():
+        cells = [cell for cell in line.cells if cell not in closed]
+        for a, b in combinations(cells, 2):
+            formula.append([-problem.var(*a), -problem.var(*b)])
+    open_cells = [(r, c) for r in range(1, n + 1) for c in range(1, n + 1) if (r, c) not in closed]
+    for cell in open_cells:
+        formula.append([problem.var(*cell)], weight=1)
+    start = time.perf_counter()
+    with RC2(formula) as solver:
+        model = solver.compute()
+        cores = len(getattr(solver, "cores_sum", []) or []) if hasattr(solver, "cores_sum") else None
+    seconds = time.perf_counter() - start
+    if model is None:  # pragma: no cover - every problem has the empty placement
+        raise SolverError("RC2 found no placement at all")
+    queens = [problem.cell(lit) for lit in model if 0 < lit <= n * n]
+    if conflicts(queens) or set(queens) & closed:
+        raise SolverError("RC2 returned a placement with attacking or blocked queens")
+    return {"optimum": len(queens), "seconds": seconds, "cores": cores, "queens": sorted(queens)}
+
+
+def max_queens_ilp(problem: Problem, solver: str = "highs") -> dict[str, Any]:
+    """The most queens ``problem``'s open cells hold, by the ``max-queens`` ILP formulation; ``optimum``,
+    ``seconds`` (building and solving), ``nodes`` and ``iterations`` as the solver reports them."""
+    from ..methods import solve
+
+    start = time.perf_counter()
+    result = solve(problem, "ilp", "max-queens", solver)
+    seconds = time.perf_counter() - start
+    optimum = result.stats.get("optimum", len(result.queens or ()))
+    return {"optimum": int(optimum), "seconds": seconds, "nodes": result.stats.get("nodes"),
+            "iterations": result.stats.get("iterations"), "status": str(result.status)}
+
+
+def max_queens_race(ns: Sequence[int], density: float, seed: int = 1, instance: int = 1,
+                    solver: str = "highs") -> list[dict[str, Any]]:
+    """Max-queens on one random blocked board per n (``density`` of the cells blocked) by MaxSAT and by ILP;
+    one row per n with both optima (asserted equal), times and the ILP's nodes."""
+    rows = []
+    for n in ns:
+        problem = Problem(n, blocked=random_blocked(n, density, seed, instance))
+        sat, ilp = max_queens_maxsat(problem), max_queens_ilp(problem, solver)
+        if sat["optimum"] != ilp["optimum"]:
+            raise SolverError(f"MaxSAT and {solver} disagree on max-queens of {problem.describe()}: "
+                              f"{sat['optimum']} against {ilp['optimum']}")
+        rows.append({"n": n, "blocked": len(problem.blocked), "optimum": sat["optimum"],
+                     "maxsat_seconds": sat["seconds"], "ilp_seconds": ilp["seconds"], "ilp_nodes": ilp["nodes"],
+                     "ilp_iterations": ilp["iterations"]})
+    return rows
