@@ -10,7 +10,7 @@ PYTEST_ARGS ?=
 # JupyterLab refuses to start as root unless told to (containers, lab machines).
 JUPYTER_ROOT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
-.PHONY: run test app bench site install system-packages clean
+.PHONY: run test app bench site lite install system-packages clean
 
 run: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(JUPYTER_ROOT) $(JUPYTER_ARGS)
@@ -41,6 +41,14 @@ bench: $(STAMP)
 SITE_DIR ?= build/site
 site: $(STAMP)
 	$(BIN)/python -c 'from nqueens_kit.course.bundle import build_site; print(build_site("$(SITE_DIR)")[-1])'
+
+# The course in a browser with nothing to install, build/lite/: a JupyterLite site whose Pyodide kernel runs
+# chapters 1-4, 6 and 7 (python-sat for SAT, HiGHS in WebAssembly for ILP); every version and hash it is
+# made of is in nqueens_kit/course/lite.py, downloads are cached in build/lite-cache.  Serve it with
+# python -m http.server -d build/lite, or publish the folder as a static site.
+LITE_DIR ?= build/lite
+lite: $(STAMP)
+	$(BIN)/python -m nqueens_kit.course.lite $(LITE_DIR)
 
 install: $(STAMP)
 

@@ -4,12 +4,17 @@
     python benchmarks/bench_frontier.py --limit 10   # a quicker look
     python benchmarks/bench_frontier.py --count      # the counting frontier only
     python benchmarks/bench_frontier.py -o notebooks/data/frontier.json   # what notebook 5 shows
+    python benchmarks/bench_frontier.py --solve --only cryptominisat5 --keep notebooks/data/frontier.json \
+        -o notebooks/data/frontier.json   # run some configurations again, keep the other rows
+    python benchmarks/bench_frontier.py --table notebooks/data/frontier.json   # the README's tables
+    python benchmarks/bench_frontier.py --table notebooks/data/frontier.json --readme README.md  # put them there
 
 Every run is a fresh process with a wall-clock limit, every board is verified, no run gets a hint from a
 known solution (``nqueens_kit.bench.frontier``).  The SAT configurations (:data:`SOLVE_SAT`) cover the
-embedded pycosat and, where installed, CaDiCaL through python-sat and the ``cadical`` and ``kissat``
-executables, mostly in the encodings that scale (pairwise grows as n³); ILP covers CBC (tuned) and HiGHS; the
-explicit construction is the yardstick for "one board of any size".  Every solver runs with its default
+embedded pycosat and, where installed, Kissat through python-sat (in process) and the ``cadical``,
+``kissat`` and ``cryptominisat5`` executables, in the encodings that scale (pairwise grows as n³); ILP
+covers CBC (tuned) and HiGHS; CP covers CP-SAT (alldifferent, one worker); the explicit construction is the
+yardstick for "one board of any size".  Every solver runs with its default
 options.  The counting frontier counts every board by SAT in each encoding (pycosat), by ILP no-good cuts
 (CBC) and by bitmask backtracking, each total checked against the published one.
 """
@@ -18,20 +23,39 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from nqueens_kit.bench import Config, make_configs
+from nqueens_kit.bench import make_configs
 from nqueens_kit.bench.environment import environment
-from nqueens_kit.bench.frontier import count_frontier, frontier
+from nqueens_kit.bench.frontier import (
+    count_frontier,
+    frontier,
+    frontier_table,
+    merge_frontier,
+    with_frontier_tables,
+)
+from nqueens_kit.methods import Choice as Config
+from nqueens_kit.methods import get_method
 from nqueens_kit.methods.sat.encodings import ENCODINGS
 from nqueens_kit.solvers import get_solver
 
 #: The solving frontier's SAT configurations (encoding, solver), where the solver is installed.
 SOLVE_SAT = [("pairwise", "pycosat"), ("sequential", "pycosat"), ("commander", "pycosat"),
              ("commander", "cadical"),
-             ("commander", "kissat"), ("sequential", "kissat"), ("product", "kissat")]
+             ("commander", "kissat"), ("sequential", "kissat"), ("product", "kissat"),
+             ("commander", "pysat-kissat"), ("product", "pysat-kissat"),
+             ("commander", "cryptominisat5"), ("product", "cryptominisat5")]
+
+
+def _load() -> float | None:
+    """The machine's load average over the last minute (how busy it was: runs share its cores)."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:
+        return None
 
 
 def main() -> int:
@@ -45,7 +69,22 @@ def main() -> int:
     parser.add_argument("-o", "--out", default=None, metavar="FILE.json",
                         help="also write the frontier (and the machine it ran on) to this JSON file, after each "
                              "configuration")
+    parser.add_argument("--keep", default=None, metavar="FILE.json",
+                        help="keep this earlier frontier's rows for the configurations not run now (same limit)")
+    parser.add_argument("--table", default=None, metavar="FILE.json",
+                        help="only print the Markdown tables of a stored frontier (the README's) and stop")
+    parser.add_argument("--readme", default=None, metavar="FILE.md",
+                        help="with --table: write the tables into this file between its frontier-table markers")
     args = parser.parse_args()
+    if args.table:
+        stored = json.loads(Path(args.table).read_text(encoding="utf-8"))
+        if args.readme:
+            page = Path(args.readme)
+            page.write_text(with_frontier_tables(page.read_text(encoding="utf-8"), stored), encoding="utf-8")
+        else:
+            print(frontier_table(stored))
+        return 0
+    old = json.loads(Path(args.keep).read_text(encoding="utf-8")) if args.keep else None
     record: dict[str, Any] = {"limit": args.limit, "solve": [], "count": []}
 
     def say(label: str, n: int, ok: bool, seconds: float) -> None:
@@ -53,12 +92,15 @@ def main() -> int:
 
     def save() -> None:
         if args.out:
-            Path(args.out).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+            stored = merge_frontier(record, old) if old is not None else record
+            Path(args.out).write_text(json.dumps(stored, indent=1) + "\n", encoding="utf-8")
 
     solve_configs = [Config("sat", encoding, solver) for encoding, solver in SOLVE_SAT
                      if get_solver("sat", solver).available()]
     solve_configs += [c for c in make_configs("ilp", formulations="lines", solvers="cbc,highs")
                       if get_solver("ilp", c.solver or "cbc").available()]
+    if get_method("cp").available():
+        solve_configs.append(Config("cp", "alldifferent", "cp-sat"))
     solve_configs.append(Config("construct"))
     counters = [Config("sat", encoding, "pycosat") for encoding in ENCODINGS]
     counters += [Config("ilp", "lines", "cbc"), Config("backtrack")]
@@ -69,28 +111,22 @@ def main() -> int:
     record["environment"] = environment([*solve_configs, *counters])
     if not args.count:
         for config in solve_configs:
-            record["solve"] += frontier([config], args.limit, 8, args.max_n, on_attempt=say)
+            before = _load()
+            rows = frontier([config], args.limit, 8, args.max_n, on_attempt=say)
+            for row in rows:
+                row["load"] = [before, _load()]
+            record["solve"] += rows
             save()
-        print(f"\n| configuration | largest n solved within {args.limit:g} s | its time | first n not solved |")
-        print("|---|---:|---:|---:|")
-        for row in record["solve"]:
-            largest = "—" if row["largest_n"] is None else row["largest_n"]
-            took = "—" if row["seconds"] is None else f"{row['seconds']:.2f} s"
-            beyond = row["first_failure"] or f"none up to {args.max_n}"
-            print(f"| {row['config']} | {largest} | {took} | {beyond} |", flush=True)
     if not args.solve:
         for config in counters:
-            record["count"] += count_frontier([config], args.limit, 8, on_attempt=say)
+            before = _load()
+            rows = count_frontier([config], args.limit, 8, on_attempt=say)
+            for row in rows:
+                row["load"] = [before, _load()]
+            record["count"] += rows
             save()
-        print(f"\n| configuration | largest n counted within {args.limit:g} s | its time | boards "
-              "| first n not counted |")
-        print("|---|---:|---:|---:|---:|")
-        for row in record["count"]:
-            largest = "—" if row["largest_n"] is None else row["largest_n"]
-            took = "—" if row["seconds"] is None else f"{row['seconds']:.2f} s"
-            boards = "—" if row["count"] is None else f"{row['count']:,}"
-            print(f"| {row['config']} | {largest} | {took} | {boards} | {row['first_failure'] or '—'} |", flush=True)
     save()
+    print(frontier_table(merge_frontier(record, old) if old is not None else record), flush=True)
     return 0
 
 

@@ -53,3 +53,15 @@ def quitter_5(spec, time_limit):
 def thread_settings():
     """The numerical libraries' thread settings a fresh child sees."""
     return {name: os.environ.get(name) for name in isolate.SINGLE_THREAD_ENV}
+
+
+def late_answerer(spec, time_limit):
+    """Says it is ready, holds on until its own clock has passed the time limit, then solves for real and
+    answers (in the grace before the kill): a right answer, after the limit by every clock that measures it."""
+    isolate.ready()
+    start = time.perf_counter()
+    while time.perf_counter() - start <= time_limit:
+        time.sleep(time_limit / 10)
+    record = worker.run_job(spec, None)
+    record["total_seconds"] = time.perf_counter() - start
+    return record

@@ -10,6 +10,7 @@ published counts or are written out here, never from the code under test.
 from __future__ import annotations
 
 import re
+import sys
 
 import pytest
 
@@ -186,8 +187,6 @@ def test_ilp_method_in_the_explorer() -> None:
 
 
 def test_errors_become_messages_not_tracebacks(monkeypatch: pytest.MonkeyPatch) -> None:
-    import sys
-
     module = sys.modules["nqueens_kit.apps.board_explorer"]  # the module, not the function of that name
     app = w.board_explorer(n=6)
     app.wait()
@@ -545,3 +544,31 @@ def test_bad_values_give_a_message_not_a_trait_error(maker) -> None:
     app = maker()
     app.wait() if hasattr(app, "wait") else None
     assert "must be" in app.message_text
+
+
+def test_a_large_n_is_reachable_and_never_blocks_the_cell() -> None:
+    """n above 40 is on the slider; a size out of range is said at once, and the cell never waits for the
+    search (backtracking at n = 60 runs into the time limit, in the background)."""
+    module = sys.modules["nqueens_kit.apps.board_explorer"]
+    assert module.EXPLORER_MAX_N >= 64
+    app = w.board_explorer(n=60, method="backtrack")
+    assert app.n.value == 60 and app.job.busy  # returned while the search runs
+    app.job.stop_button.click()
+    app.wait(timeout=30)
+    too_big = w.board_explorer(n=module.EXPLORER_MAX_N + 400, method="backtrack")
+    assert too_big.job.busy and too_big.n.value == module.EXPLORER_MAX_N
+    assert f"must be from 1 to {module.EXPLORER_MAX_N} here" in too_big.message_text  # said before any answer
+    too_big.method.value = "construct"  # the lecturer moves on: the note goes, the answer stays
+    too_big.wait(timeout=60)
+    assert "must be" not in too_big.message_text and "passes verify()" in too_big.message_text
+    assert verify(module.EXPLORER_MAX_N, too_big.board_queens)
+
+
+def test_a_search_stopped_by_the_time_limit_is_not_reported_as_solved(monkeypatch) -> None:
+    module = sys.modules["nqueens_kit.apps.board_explorer"]
+    monkeypatch.setattr(module, "APP_TIME_LIMIT", 0.5)
+    app = w.board_explorer(n=32, method="backtrack")  # backtracking needs far longer for its first board
+    app.wait(timeout=60)
+    assert "found no board within the time limit of 0.5 s" in app.message_text
+    assert "timeout, stopped after" in app.stats.value and "solve " not in app.stats.value
+    assert app.counter.value == "" and app.board_queens == ()

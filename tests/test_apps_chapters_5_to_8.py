@@ -145,3 +145,49 @@ def test_the_chapter_figures_render_at_projector_size() -> None:
         title = figures[1].axes[0].get_title()
         assert title.startswith("learned:") and "P[1,4]" in title
     assert Problem(4)  # the figures left the problem alone
+
+
+def test_the_stored_phase_study_is_the_one_bench_phase_runs() -> None:
+    """notebooks/data/phase.csv holds exactly the points of STORED_PARTS (what benchmarks/bench_phase.py
+    regenerates), with the instances the chapter states, and a crossing inside each size's fine grid."""
+    from pathlib import Path
+
+    from nqueens_kit.bench.phase import STORED_PARTS, read_summary
+
+    stored = read_summary(Path(__file__).resolve().parents[1] / "notebooks" / "data" / "phase.csv")
+    have = {(e["family"], e["n"], round(e["density"], 4), e["config"]) for e in stored}
+    want = {(p.family, p.n, round(d, 4), Choice(*c).label) for p in STORED_PARTS for d in p.densities
+            for c in p.configs}
+    assert have == want and len(stored) == len(want)
+    assert {e["instances"] for e in stored if e["method"] == "sat"} == {24}
+    assert {e["instances"] for e in stored if e["method"] == "ilp"} == {16}
+    for found in peaks(stored, "SAT sequential/pysat-minisat"):
+        part = next(p for p in STORED_PARTS if (p.family, p.n) == (found["family"], found["n"]))
+        fine = [b - a for a, b in zip(part.densities, part.densities[1:], strict=False)]
+        assert part.densities[0] < found["crossing"] < part.densities[-1] and min(fine) <= 0.07
+
+
+def test_implication_graph_edges_pass_no_other_label() -> None:
+    """Every edge is straight or bent around the labels between its ends (the n = 4 graph has one that a
+    straight line would draw through another node)."""
+    from nqueens_kit.viz.inside import _bend
+
+    assert _bend((0.0, 1.0), (2.0, 0.0), [(1.0, 0.5), (1.0, -0.5)]) != 0.0  # through (1, 0.5): bent
+    assert _bend((0.0, 0.0), (2.0, 0.0), [(1.0, 0.5), (1.0, -0.5)]) == 0.0  # between them: straight
+    fig = draw_implication_graph(trace(4))
+    bends = [patch.get_connectionstyle() for patch in fig.axes[0].patches if hasattr(patch, "get_connectionstyle")]
+    assert any(getattr(style, "rad", 0.0) != 0.0 for style in bends)
+
+
+def test_phase_explorer_menus_show_their_value_after_a_family_change() -> None:
+    """The n menu is refilled for each family without losing the dropdown's own value -> index link (the
+    browser draws the index: without it the menu shows empty)."""
+    from pathlib import Path
+
+    app = phase_explorer(Path(__file__).resolve().parents[1] / "notebooks" / "data" / "phase.csv", live=False)
+    for family in app.family.options:
+        app.family.value = family
+        assert app.n.index is not None and app.n.options[app.n.index] == app.n.value == max(app.n.options)
+        app.n.value = min(app.n.options)  # the user's choice redraws the instance of that size
+        assert app.n.index == 0 and app.problem().n == min(app.n.options)
+    assert not app.message_text

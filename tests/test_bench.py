@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from nqueens_kit import construct
 from nqueens_kit.bench import (
     COLUMNS,
     SweepInterrupted,
@@ -29,11 +30,13 @@ from nqueens_kit.bench import (
     summarise,
     worker,
 )
+from nqueens_kit.bench.summary import censored_times
+from nqueens_kit.bench.sweep import Run, make_row
 from nqueens_kit.cli import main
 from nqueens_kit.errors import InputError, SolverNotAvailable
 from nqueens_kit.methods import Choice
 from nqueens_kit.methods.sat.cnf import predicted_size
-from nqueens_kit.problem.board import attacks
+from nqueens_kit.problem.board import attacks, verify
 from nqueens_kit.problem.reference import published_count
 from nqueens_kit.solvers import SAT_SOLVERS
 
@@ -779,3 +782,32 @@ def test_count_frontier_refuses_what_it_cannot_do():
         count_frontier([Choice("backtrack")], limit=5, start=30)
     with pytest.raises(InputError, match="construct cannot count"):
         count_frontier([Choice("backtrack"), Choice("construct")], limit=5, start=8, max_n=8)
+
+
+# --------------------------------------------------------------------- an answer after the limit is not solved
+
+
+def test_an_answer_after_the_limit_is_a_timeout_row_and_one_in_time_is_solved(monkeypatch):
+    on_time = run_sweep(TINY[:1], [6], repeat=1, timeout=60, progress=False)
+    assert [r["status"] for r in on_time] == ["solved"] and on_time[0]["verified"] is True
+    monkeypatch.setattr(worker, "run_job", fake_jobs.late_answerer)
+    late = run_sweep(TINY[:1], [6], repeat=1, timeout=0.05, progress=False)
+    assert [r["status"] for r in late] == ["timeout"] and "time limit" in late[0]["message"]
+    assert late[0]["verified"] is None
+    summary = censored_times(late)
+    assert summary["unsolved"] == 1 and summary["par2"] == pytest.approx(2 * 0.05)  # PAR-2 counts it as a timeout
+
+
+def test_a_record_that_answered_after_the_limit_makes_a_timeout_row():
+    board = construct(8)
+    assert verify(8, board)
+    run = Run(TINY[0], 8, 1)
+    limit = 0.05
+    record = {"status": "solved", "queens": [list(q) for q in board], "total_seconds": 4 * limit, "clauses": 744}
+    late = make_row(run, record, 0, 0, limit)
+    assert late["status"] == "timeout" and late["verified"] is None and "time limit" in late["message"]
+    assert late["clauses"] == 744
+    in_time = make_row(run, dict(record, total_seconds=limit / 4), 0, 0, limit)
+    assert in_time["status"] == "solved" and in_time["verified"] is True
+    assert make_row(run, record, 0, 0, None)["status"] == "solved"  # no limit, nothing to pass
+    assert make_row(run, dict(record, status="infeasible", queens=[]), 0, 0, limit)["status"] == "timeout"

@@ -7,9 +7,12 @@ the clock.
 
 from __future__ import annotations
 
+import errno
 import json
 import math
+import os
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -22,7 +25,7 @@ import nqueens_kit.solvers.ilp_pulp as ilp_pulp
 from nqueens_kit.errors import InputError, NQueensError, SolverNotAvailable
 from nqueens_kit.methods import count, iter_boards, solve, solve_ilp
 from nqueens_kit.methods.ilp.formulations import CBC_TUNED_OPTIONS, DEFAULT_FORMULATION, FORMULATIONS
-from nqueens_kit.methods.ilp.model import build_model, export_model, lp_relaxation
+from nqueens_kit.methods.ilp.model import MPS_MAX_NOTE, build_model, export_model, lp_relaxation
 from nqueens_kit.problem.board import Problem, verify
 from nqueens_kit.problem.reference import published_count
 from nqueens_kit.solvers import ILP_SOLVERS, get_solver
@@ -373,6 +376,30 @@ def test_export_unwritable(monkeypatch, tmp_path):
     monkeypatch.setattr(pulp.LpProblem, "writeLP", refuse)
     with pytest.raises(InputError, match="cannot write .*six.lp: Permission denied"):
         export_model(6, "lines", tmp_path / "six.lp")
+
+
+@pytest.mark.parametrize("name", ["six.lp", "six.mps"])
+def test_export_on_a_full_disk_leaves_no_partial_file(monkeypatch, tmp_path, name):
+    target = tmp_path / name
+    target.write_text("the model exported before\n")
+    real_copy = shutil.copyfileobj
+
+    def fill_the_disk(source, out, *args):  # half the model goes out, then the disk is full
+        out.write(source.read(100))
+        out.flush()
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(shutil, "copyfileobj", fill_the_disk)
+    with pytest.raises(InputError) as error:
+        export_model(6, "max-queens", target)
+    message = str(error.value)
+    assert "\n" not in message and os.strerror(errno.ENOSPC) in message and name in message
+    assert [p.name for p in tmp_path.iterdir()] == [name]  # no temporary file left beside it
+    assert target.read_text() == "the model exported before\n"  # the older file is untouched
+    monkeypatch.setattr(shutil, "copyfileobj", real_copy)
+    written = export_model(6, "max-queens", target).read_text()
+    assert written.count("x_") > 36 and written != "the model exported before\n"
+    assert written.startswith(MPS_MAX_NOTE) is name.endswith(".mps")
 
 
 # ----------------------------------------------------------------------------------- solver lookup

@@ -21,7 +21,9 @@ import pytest
 import nqueens_kit as kit
 from nqueens_kit.cli import main
 from nqueens_kit.errors import InputError, SolverError
+from nqueens_kit.problem.board import verify
 from nqueens_kit.problem.reference import published_count
+from nqueens_kit.runtime import isolate
 from nqueens_kit.runtime.limits import MEMORY_ENV, parse_bytes
 from nqueens_kit.solvers import SAT_SOLVERS, SatOutcome
 from nqueens_kit.solvers.embedded import Pycosat
@@ -300,17 +302,26 @@ def _small_files():
     resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))  # writes past 20 kB fail like a full disk
 
 
-@pytest.mark.parametrize("args", [["solve", "30", "--solver", "minisat"], ["solve", "30", "--method", "ilp"],
-                                  ["cnf", "30", "-o", "{tmp}/x.cnf"]])
+@pytest.mark.parametrize("args", [["solve", "30", "--method", "ilp"], ["cnf", "30", "-o", "{tmp}/x.cnf"]])
 def test_full_temporary_folder_is_one_line(tmp_path, args):
-    if "minisat" in args:
-        need(SAT_SOLVERS["minisat"].available(), "minisat")
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
     proc = subprocess.run(CLI + args, capture_output=True, text=True, timeout=60, preexec_fn=_small_files,
                           env=dict(os.environ, TMPDIR=str(tmp_path)))
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "File too large" in proc.stderr
     assert "Traceback" not in proc.stderr
     assert [p.name for p in tmp_path.iterdir()] in ([], ["x.cnf"])
+
+
+def test_a_dimacs_solver_needs_no_temporary_space(tmp_path):
+    """The formula reaches a DIMACS executable through a pipe: with no room for files the solve still answers,
+    and nothing is left in the temporary folder."""
+    need(SAT_SOLVERS["minisat"].available(), "minisat")
+    proc = subprocess.run(CLI + ["solve", "30", "--solver", "minisat", "--json"], capture_output=True, text=True,
+                          timeout=60, preexec_fn=_small_files, env=dict(os.environ, TMPDIR=str(tmp_path)))
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["status"] == "solved" and verify(30, [tuple(q) for q in data["queens"]])
+    assert list(tmp_path.iterdir()) == []
 
 
 # -------------------------------------------------------------------------------------- error objects
@@ -336,3 +347,37 @@ def test_options_that_do_not_apply_are_refused(capsys, tmp_path, args):
     cnf = kit.write_dimacs(kit.build_cnf(5), tmp_path / "five.cnf")
     code, out, err = run(capsys, *[a.replace("{cnf}", str(cnf)) for a in args])
     assert code == 2 and err.count("\n") == 1 and err.startswith("nqueens-kit: error: ")
+
+
+# ------------------------------------------------------------------ an answer after the limit is a timeout
+
+
+def _answer_after(seconds: float) -> str:
+    """Answers once its own clock, which starts after the parent's, has passed ``seconds``."""
+    start = time.monotonic()
+    while time.monotonic() - start <= seconds:
+        time.sleep(seconds / 10)
+    return "answer"
+
+
+def test_a_child_that_answers_after_its_limit_is_a_timeout():
+    limit = 0.05
+    # the parent's clock may start a little after the child's: a margin of 4 limits keeps the answer late by both
+    late = isolate.run_in_child(_answer_after, (5 * limit,), time_limit=limit, grace=60)  # long before the kill
+    assert late.status == isolate.Ended.TIMEOUT and late.value == "answer" and "time limit" in late.error
+    assert late.status.status == "timeout"
+    on_time = isolate.run_in_child(_answer_after, (0.0,), time_limit=60)
+    assert on_time.status == isolate.Ended.DONE and on_time.value == "answer"
+
+
+def test_a_solve_or_count_that_answers_after_its_limit_is_a_timeout():
+    # in this process pycosat cannot be stopped: it answers, but after a limit this tiny
+    late = kit.solve(8, "sat", solver="pycosat", time_limit=1e-9, isolated=False)
+    assert late.status == "timeout" and late.queens == () and "time limit" in late.message
+    assert kit.solve(8, "sat", solver="pycosat", time_limit=1e-9).status == "timeout"  # in a child: the same
+    on_time = kit.solve(8, "sat", solver="pycosat", time_limit=60, isolated=False)
+    assert on_time.status == "solved" and kit.verify(8, on_time.queens)
+    counted = kit.count(6, "backtrack", time_limit=1e-9, isolated=False)
+    assert counted.status == "timeout" and "lower bound" in counted.note
+    complete = kit.count(6, "backtrack", time_limit=60, isolated=False)
+    assert complete.status == "solved" and complete.count == published_count(6)

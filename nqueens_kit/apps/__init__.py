@@ -11,6 +11,9 @@
 - :mod:`.relaxation_explorer`: a formulation's LP relaxation on the board, beside its model (chapter 3).
 - :mod:`.encoding_explorer`: one "at most one" over k literals in each encoding: clauses, helpers, sizes
   (chapter 4).
+- :mod:`.phase_explorer`: a family, a size and a density of the stored phase study; one of its instances
+  solved live (chapter 5).
+- :mod:`.side_by_side`: CP, SAT and local search on one n, with what each cannot do (chapter 8).
 - :mod:`.playground`: the five as tabs (``notebooks/06-playground.ipynb``, ``make app``).
 - :mod:`.common`: the message line, callbacks that never raise, and :class:`~.common.Job`, which runs every
   solve, enumeration and sweep in the background with a time limit and a Stop button, so no app can freeze
@@ -35,8 +38,10 @@ from .completion import CompletionPuzzle, completion_puzzle
 from .encoding_explorer import EncodingExplorer, encoding_explorer
 from .formula_explorer import FormulaExplorer, formula_explorer
 from .inside import Inside, inside
+from .phase_explorer import PhaseExplorer, phase_explorer
 from .playground import Playground, playground
 from .relaxation_explorer import RelaxationExplorer, relaxation_explorer
+from .side_by_side import SideBySide, side_by_side
 from .solution_stepper import SolutionStepper, solution_stepper
 from .svg import board_svg
 from .timing_explorer import TimingExplorer, timing_choices, timing_explorer
@@ -49,3 +54,4 @@ __all__ = [
 ]
 __all__ += ["EncodingExplorer", "RelaxationExplorer", "SolutionStepper", "encoding_explorer", "relaxation_explorer",
             "solution_stepper"]
+__all__ += ["PhaseExplorer", "SideBySide", "phase_explorer", "side_by_side"]

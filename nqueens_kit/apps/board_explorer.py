@@ -25,8 +25,9 @@ from ..problem.results import SolveResult, Status
 from .common import APP_TIME_LIMIT, Job, Messages, clamp_size, dropdown, guarded, installed_solvers, ms, run_text
 from .svg import board_svg
 
-#: Board sizes the explorer offers.
-EXPLORER_MAX_N = 40
+#: Board sizes the explorer offers: far beyond what backtracking reaches in the time limit, so the slider shows
+#: where each method stops (the construction and SAT go on; every search is in the background with a Stop).
+EXPLORER_MAX_N = 100
 #: Up to this n every solution is listed at once (with a solver that runs in this process and a method that
 #: lists them quickly), so the counter can say "of 352" straight away; above it, boards are found a batch at
 #: a time as "Next" needs them.
@@ -74,17 +75,17 @@ class BoardExplorer(Messages, widgets.VBox):
             widgets.HBox([self.variant, self.solver]),
             widgets.HBox([self.first_button, self.next_button, self.counter]),
         ])
-        super().__init__([controls, self.job.widget, self.size_label, self.board, self.stats, self.message])
+        # the message right under the controls: on a 1024 x 768 projector it stays in view above a large board
+        super().__init__([controls, self.job.widget, self.message, self.size_label, self.board, self.stats])
         self.add_class("nqk-board-explorer")
         for control in (self.n, self.variant, self.solver):
             control.observe(self._on_change, names="value")
         self.method.observe(self._on_method, names="value")
         self.next_button.on_click(lambda _: self.next_solution())
         self.first_button.on_click(lambda _: self.first_solution())
+        if problem_text:  # said at once and kept beside the answer: the cell never waits for the search
+            self.keep_note(problem_text + "; showing n = " + str(size))
         self._on_method()
-        if problem_text:
-            self.job.wait()
-            self.say(problem_text + "; showing n = " + str(size), "warn")
 
     # ------------------------------------------------------------------------------------ callbacks
 
@@ -94,6 +95,8 @@ class BoardExplorer(Messages, widgets.VBox):
         return get_method(self.method.value)
 
     def _on_method(self, change: Any = None) -> None:
+        if change is not None:
+            self.drop_note()
         if change is not None and change["old"] is not None:  # each method comes back to what was chosen for it
             self._kept[change["old"]] = (self.variant.value, self.solver.value)
         method = self.chosen
@@ -118,6 +121,7 @@ class BoardExplorer(Messages, widgets.VBox):
             control.observe(self._on_change, names="value")
 
     def _on_change(self, change: Any = None) -> None:
+        self.drop_note()
         self.restart()
 
     def _choice(self) -> Choice:
@@ -187,6 +191,9 @@ class BoardExplorer(Messages, widgets.VBox):
             self.say(f"{result.status}: {result.message}{drawn}", "info")
         elif result.status == Status.TIMEOUT and not method.complete and not stopped:
             self.say(f"no board found; {method.title} cannot prove there is none", "warn")
+        elif result.status == Status.TIMEOUT and not stopped:
+            self.say(f"{method.title} found no board within the time limit of {APP_TIME_LIMIT:g} s and was stopped "
+                     f"(at n = {self.n.value} its search takes longer; a smaller n or another method answers)", "warn")
         else:
             self.say(result.message or f"no answer ({result.status})", "warn")
         self._show()
@@ -196,8 +203,9 @@ class BoardExplorer(Messages, widgets.VBox):
         """The run in one line: what ran, the size of what it built, and how long building and solving took."""
         sizes = [f"{value} {word}" for word, value in (("variables", result.variables), ("clauses", result.clauses),
                                                        ("constraints", result.constraints)) if value is not None]
+        searched = "solve" if result.status in (Status.SOLVED, Status.INFEASIBLE) else f"{result.status}, stopped after"
         times = ([f"build {ms(result.build_seconds)}"] if result.build_seconds else []) + [
-            f"solve {ms(result.solve_seconds)}"]
+            f"{searched} {ms(result.solve_seconds)}"]
         return f"{run_text(choice)}: " + " · ".join(sizes + times)
 
     def _say_verified(self, method: Method, verified: bool | None) -> None:

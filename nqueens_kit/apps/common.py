@@ -13,6 +13,7 @@ import functools
 import html
 import io
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -71,10 +72,26 @@ class Messages:
     """Mix-in: an HTML message area and :meth:`say`."""
 
     message: widgets.HTML
+    #: A note that stays above every message until the user changes a control (:meth:`keep_note`).
+    _note: str = ""
 
     def say(self, text: str, kind: str = "info") -> None:
-        """Show one message (replacing the last); an empty text clears it."""
-        self.message.value = message_html(text, kind)
+        """Show one message (replacing the last, below the kept note if there is one); an empty text clears
+        it."""
+        self.message.value = message_html(self._note, "warn") + message_html(text, kind)
+
+    def keep_note(self, text: str) -> None:
+        """Keep ``text`` (such as "n must be from 1 to 100 here, not 500") shown above the messages of the
+        answer that follows, until :meth:`drop_note`: the note never waits for that answer."""
+        self._note = text
+        self.say("")
+
+    def drop_note(self) -> None:
+        """Forget the kept note (the user changed something); the message shown now stays."""
+        if self._note:
+            self._note = ""
+            self.message.value = re.sub(r'^<div class="nqk-message nqk-warn"[^>]*>.*?</div>', "", self.message.value,
+                                        count=1, flags=re.S)
 
     @property
     def message_text(self) -> str:
@@ -132,6 +149,9 @@ class Job:
         self.stop_button.layout.display = ""
         for control in self.controls:
             control.disabled = True
+        if sys.platform == "emscripten":  # Pyodide starts no threads: the job runs now, in this cell
+            self._run(work, done, event, label, started)
+            return
         thread.start()
 
     def _run(self, work: Callable[[Callable[[], bool]], Any], done: Callable[[Any], None], event: threading.Event,
@@ -261,7 +281,8 @@ def shown_with_code(answer: Any) -> Any:
         source = ""
     return widgets.HTML(
         "<div class='nqk-exercise' style='font-size:15px'>"
-        f"<pre style='background:#f5f5f5;padding:6px;font-size:14px'>{html.escape(source.strip())}</pre>"
+        f"<pre style='background:#f5f5f5;padding:6px;font-size:14px;font-family:monospace;line-height:1.35;"
+        f"white-space:pre'>{html.escape(source.strip())}</pre>"
         f"<div>{html.escape(str(answer))}</div>"
         "<small>To answer, open this page in JupyterLab (<code>make run</code>, "
         "notebooks/06-playground.ipynb), edit the line above and run the cell.</small></div>")

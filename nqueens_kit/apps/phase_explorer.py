@@ -18,6 +18,7 @@ the answer, the time on this machine and the solver's own count of its effort.
 from __future__ import annotations
 
 import html
+import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -54,21 +55,27 @@ class PhaseExplorer(Messages, widgets.VBox):
                                            layout=widgets.Layout(width="420px"))
         self.instance = widgets.IntSlider(value=1, min=1, max=INSTANCES, description="instance",
                                           continuous_update=False, style=style, layout=widgets.Layout(width="300px"))
-        self.curves = widgets.Image(format="png", layout=widgets.Layout(max_width="640px"))
-        self.board = widgets.Image(format="png", layout=widgets.Layout(max_width="330px"))
-        self.answers = widgets.HTML("", layout=widgets.Layout(width="330px"))
+        # height "auto": a figure scaled down to fit keeps its proportions (text is not squeezed)
+        self.curves = widgets.Image(format="png", layout=widgets.Layout(max_width="680px", height="auto"))
+        self.board = widgets.Image(format="png", layout=widgets.Layout(max_width="300px", height="auto"))
+        self.answers = widgets.HTML("", layout=widgets.Layout(width="300px"))
         self.job = Job(self, [])
         self.live = live
         self.results: list[tuple[Choice, SolveResult]] = []
         super().__init__([
             widgets.HBox([self.family, self.n]), widgets.HBox([self.density, self.instance]),
-            widgets.HBox([self.curves, widgets.VBox([self.board, self.answers])]), self.job.widget, self.message])
+            # flex-start: a row stretches its children to the tallest, which would squeeze the figure's text
+            widgets.HBox([self.curves, widgets.VBox([self.board, self.answers])],
+                         layout=widgets.Layout(align_items="flex-start")), self.job.widget, self.message])
         self.add_class("nqk-phase-explorer")
         self.family.observe(lambda _: self._on_family(), names="value")
-        self.n.observe(lambda _: self.redraw(), names="value")
-        self.density.observe(lambda _: self.redraw(), names="value")
+        self.n.observe(self._on_point, names="value")
+        self.density.observe(self._on_point, names="value")
         self.instance.observe(lambda _: self.redraw(curves=False), names="value")
         self._on_family()
+
+    def _on_point(self, change: Any = None) -> None:
+        self.redraw()
 
     def wait(self, timeout: float = 120.0) -> None:
         """Wait for the live solves to end and their answers to show (tests and notebooks)."""
@@ -82,15 +89,18 @@ class PhaseExplorer(Messages, widgets.VBox):
         points = self._points()
         sizes = sorted({int(e["n"]) for e in points})
         top = max(float(e["density"]) for e in points)
-        with self.hold_trait_notifications():
-            self.n.unobserve_all("value")
-            self.density.unobserve_all("value")
+        # only this app's own observers are paused: the widgets' internal ones (a dropdown's value -> index,
+        # which the browser shows) must stay, or the n menu is drawn empty
+        self.n.unobserve(self._on_point, names="value")
+        self.density.unobserve(self._on_point, names="value")
+        try:
             self.n.options = sizes
             self.n.value = sizes[-1]
             self.density.max = round(top, 3)
             self.density.value = 0.0
-        self.n.observe(lambda _: self.redraw(), names="value")
-        self.density.observe(lambda _: self.redraw(), names="value")
+        finally:
+            self.n.observe(self._on_point, names="value")
+            self.density.observe(self._on_point, names="value")
         self.redraw()
 
     def problem(self) -> Problem:
@@ -101,6 +111,8 @@ class PhaseExplorer(Messages, widgets.VBox):
     @guarded
     def redraw(self, curves: bool = True) -> None:
         """Draw the stored curves (with the density marked) and the instance; solve it live."""
+        from matplotlib.figure import Figure
+
         from ..viz.boards import draw_board
         from ..viz.charts import plot_phase_effort
         from ..viz.style import presentation
@@ -109,11 +121,16 @@ class PhaseExplorer(Messages, widgets.VBox):
         density = float(self.density.value)
         with presentation():
             if curves:
-                self.curves.value = figure_png(plot_phase_effort(points, density=density))
+                self.curves.value = figure_png(plot_phase_effort(points, density=density, figsize=(7.5, 5.2)))
             problem = self.problem()
+            # drawn at the size it is shown (300 px at figure_png's 90 dpi), so its title stays readable
+            ax = Figure(figsize=(3.3, 3.6)).subplots()
+            title = f"{problem.n} × {problem.n}" + "".join(
+                f", {k} {what}" for k, what in ((len(problem.preplaced), "queens placed"),
+                                               (len(problem.blocked), "cells blocked")) if k)
             self.board.value = figure_png(draw_board(problem.n, problem.preplaced, problem.preplaced,
-                                                     blocked=problem.blocked, labels=problem.n <= 20,
-                                                     title=problem.describe().replace("-queens", " × n")))
+                                                     blocked=problem.blocked, labels=problem.n <= 20, ax=ax,
+                                                     title=textwrap.fill(title, 24)))
         self.answers.value = ""
         if self.live:
             self._solve(problem)

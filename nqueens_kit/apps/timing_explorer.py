@@ -1,8 +1,10 @@
 """The timing explorer: pick configurations and a range of n, press Run, watch the plot grow; Stop at any time.
 
 The configurations come from the registry: every method that can solve, with each of its variants on its
-first installed solver and its benchmark variants on each installed solver (a method without solvers as it
-is); the sweep's default methods are chosen at the start.  The sweep runs through
+first installed solver and on each installed solver whose registry entry advises it for some use (its
+``advice``: CryptoMiniSat and Kissat for the largest boards, so ``SAT product/cryptominisat5`` at n = 1000
+is one choice away), and its benchmark variants on each installed solver (a method without solvers as it
+is); the sweep's default methods are chosen at the start.  n goes up to :data:`TIMING_MAX_N`.  The sweep runs through
 :func:`nqueens_kit.bench.run_sweep` in a background thread (each run a fresh process with its time limit);
 Stop kills the run under way and ends the sweep.  Each method is drawn in its own colours, the same in every
 chapter (:mod:`nqueens_kit.viz.style`).
@@ -27,7 +29,8 @@ from .common import Job, Messages, figure_png, guarded, installed_solvers, ms
 
 #: The timing explorer refuses sweeps of more runs than this (each run is a fresh process).
 TIMING_MAX_RUNS = 150
-TIMING_MAX_N = 64
+#: The largest n the sliders reach (n = 1000 takes tens of seconds a run: raise the time limit with it).
+TIMING_MAX_N = 1024
 #: Redraw the growing plot at most this often (seconds); the last row always redraws.
 REDRAW_SECONDS = 0.4
 
@@ -42,8 +45,9 @@ def timing_choices() -> list[tuple[str, Choice]]:
             continue
         every: list[str | None] = [*method.variants()] or [None]
         bench: list[str | None] = [*method.bench_variants] or [method.default_variant()]
+        advised = {name for name, entry in method.solvers().items() if entry.advice}
         for index, solver in enumerate(solvers):
-            variants = every if index == 0 else bench
+            variants = every if index == 0 or solver in advised else bench
             choices += [method.choose(variant, solver) for variant in variants]
     return [(choice.label, choice) for choice in dict.fromkeys(choices)]
 
@@ -83,7 +87,7 @@ class TimingExplorer(Messages, widgets.VBox):
         self.ns = widgets.IntRangeSlider(value=ns, min=1, max=TIMING_MAX_N, description="n from, to",
                                          continuous_update=False, style={"description_width": "90px"},
                                          layout=widgets.Layout(width="420px"))
-        self.step = widgets.IntSlider(value=step, min=1, max=16, description="n step",
+        self.step = widgets.IntSlider(value=step, min=1, max=256, description="n step",
                                       style={"description_width": "90px"}, layout=widgets.Layout(width="420px"))
         self.repeat = widgets.IntSlider(value=3, min=1, max=5, description="repeats",
                                         tooltip="runs per configuration and n; the plot shows their median",
@@ -103,7 +107,10 @@ class TimingExplorer(Messages, widgets.VBox):
         settings = widgets.VBox([self.ns, self.step, self.repeat, self.placed, self.timeout])
         hint = widgets.HTML("<small>Ctrl- or Shift-click to choose several methods. “queens placed” puts that "
                             "many random non-attacking queens on each board first (completion instances). Each "
-                            "solver runs with its method's default settings.</small>")
+                            "solver runs with its method's default settings. For the largest boards pick a "
+                            "solver that <code>nqueens-kit solvers</code> advises for them (such as SAT "
+                            "product/cryptominisat5), n from 1000 to 1000 and a time limit to match."
+                            "</small>")
         super().__init__([
             widgets.HBox([self.configs, settings]), hint,
             widgets.HBox([self.run_button, self.job.stop_button, self.progress, self.progress_label]),

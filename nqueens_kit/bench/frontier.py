@@ -9,6 +9,10 @@ board is verified here, and no run gets a hint from a known solution.  Times gro
 :func:`count_frontier` is the same for counting: the largest n whose every board a configuration counts
 (each verified, the total equal to the published count) within the limit, trying n = start, start + 1, ...
 
+:func:`frontier_table` prints a stored frontier (``benchmarks/bench_frontier.py -o FILE.json``) as the
+Markdown tables of the README; :func:`merge_frontier` keeps the rows of an earlier run for the
+configurations a new run did not try.
+
 >>> from nqueens_kit.methods import Choice
 >>> row = frontier([Choice("construct")], limit=30, start=8, max_n=64)[0]
 >>> row["config"], row["largest_n"], row["first_failure"]
@@ -20,7 +24,7 @@ board is verified here, and no run gets a hint from a known solution.  Times gro
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..errors import InputError
@@ -70,8 +74,9 @@ def frontier(configs: Sequence[Choice], limit: float = DEFAULT_LIMIT, start: int
         best: tuple[int, float] | None = None
         failure: int | None = None
         attempts = 0
+        peak: list[float | None] = [None]  # the peak memory of the run of ``best``
 
-        def attempt(n: int, config: Choice = config) -> bool:
+        def attempt(n: int, config: Choice = config, peak: list[float | None] = peak) -> bool:
             nonlocal best, failure, attempts
             attempts += 1
             ok, record = _attempt(config, n, limit)
@@ -80,6 +85,7 @@ def frontier(configs: Sequence[Choice], limit: float = DEFAULT_LIMIT, start: int
                 on_attempt(config.label, n, ok, seconds)
             if ok and (best is None or n > best[0]):
                 best = (n, seconds)
+                peak[0] = record.get("peak_rss_mb")
             if not ok and (failure is None or n < failure):
                 failure = n
             return ok
@@ -92,7 +98,7 @@ def frontier(configs: Sequence[Choice], limit: float = DEFAULT_LIMIT, start: int
         rows.append({"config": config.label, "method": config.method, "variant": config.variant,
                      "solver": config.solver, "settings": config.settings, "limit": limit,
                      "largest_n": best[0] if best else None, "seconds": best[1] if best else None,
-                     "first_failure": failure, "attempts": attempts})
+                     "peak_rss_mb": peak[0] if best else None, "first_failure": failure, "attempts": attempts})
     return rows
 
 
@@ -142,3 +148,129 @@ def count_frontier(configs: Sequence[Choice], limit: float = DEFAULT_LIMIT, star
                      "count": best[2] if best else None, "first_failure": failure, "why": reason,
                      "attempts": attempts})
     return rows
+
+
+def _seconds(value: Any) -> str:
+    return "—" if value is None else f"{value:.1f} s" if value >= 0.05 else f"{value:.3f} s"
+
+
+def _solver_version(record: Mapping[str, Any], row: Mapping[str, Any]) -> str:
+    versions = record.get("environment", {}).get("solvers", {})
+    found = versions.get(row.get("solver") or "")
+    return "" if not found else " ".join(str(found).split())[:40]
+
+
+def _when(created: Any) -> str:
+    """``2026-11-24 09:17`` from an ISO time (as it is if it is not one)."""
+    text = str(created or "an earlier run")
+    return text[:16].replace("T", " ") if len(text) >= 16 and text[10:11] == "T" else text
+
+
+def frontier_table(record: Mapping[str, Any]) -> str:
+    """The Markdown tables of a stored frontier (what ``benchmarks/bench_frontier.py -o`` writes): solving one
+    board (largest n within the limit, its time, the peak memory of that run, the first n not solved) and
+    counting every board.  Rows from an earlier run than the newest (:func:`merge_frontier`) name their run.
+
+    >>> record = {"limit": 60, "solve": [{"config": "construct", "solver": None, "largest_n": 64,
+    ...     "seconds": 0.001, "peak_rss_mb": 40.0, "first_failure": None}], "count": []}
+    >>> print(frontier_table(record).splitlines()[2])
+    | construct |  | 64 | 0.001 s | 40 MB | none up to the largest n tried |
+    """
+    limit = record.get("limit")
+    rows = [*record.get("solve", ()), *record.get("count", ())]
+    runs = sorted({str(row["created"]) for row in rows if row.get("created")})
+    newest = runs[-1] if runs else None
+
+    def label(row: Mapping[str, Any]) -> str:
+        created = row.get("created")
+        return row["config"] + ("" if created is None or str(created) == newest else f" (run of {_when(created)})")
+
+    lines = [f"| solving one board | solver | largest n within {limit:g} s | its time | peak memory "
+             "| first n not solved |", "|---|---|---:|---:|---:|---:|"]
+    for row in record.get("solve", ()):
+        largest = "—" if row.get("largest_n") is None else str(row["largest_n"])
+        memory = "—" if row.get("peak_rss_mb") is None else f"{row['peak_rss_mb']:,.0f} MB"
+        beyond = row.get("first_failure") or "none up to the largest n tried"
+        lines.append(f"| {label(row)} | {_solver_version(record, row)} | {largest} | {_seconds(row.get('seconds'))} "
+                     f"| {memory} | {beyond} |")
+    counted = record.get("count", ())
+    if counted:
+        lines += ["", f"| counting every board | largest n within {limit:g} s | its time | boards "
+                      "| first n not counted |", "|---|---:|---:|---:|---:|"]
+        for row in counted:
+            largest = "—" if row.get("largest_n") is None else str(row["largest_n"])
+            boards = "—" if row.get("count") is None else f"{row['count']:,}"
+            lines.append(f"| {label(row)} | {largest} | {_seconds(row.get('seconds'))} | {boards} "
+                         f"| {row.get('first_failure') or '—'} |")
+    loads = [value for row in rows for value in row.get("load") or () if value is not None]
+    if loads:
+        cores = record.get("environment", {}).get("machine", {}).get("cpu_count")
+        lines += ["", f"The machine's load average (1 minute) was between {min(loads):.1f} and {max(loads):.1f} "
+                      f"during the runs that recorded it, on {cores} cores."]
+    if newest is not None and len(runs) > 1:
+        lines += ["", f"Rows without a date are from the run of {_when(newest)}; the others name their run (the "
+                      "same machine and limit)."]
+    return "\n".join(lines)
+
+
+def merge_frontier(new: Mapping[str, Any], old: Mapping[str, Any]) -> dict[str, Any]:
+    """``new`` with the rows of ``old`` for the configurations ``new`` did not try (each part in ``old``'s
+    order, new configurations after).  Every row records the run it comes from (``created``, the time of its
+    run's environment).  Both must have the same limit.
+
+    >>> old = {"limit": 60, "solve": [{"config": "a"}, {"config": "b"}], "count": [{"config": "c"}],
+    ...        "environment": {"created": "then"}}
+    >>> merged = merge_frontier({"limit": 60, "solve": [{"config": "b"}], "count": [],
+    ...                          "environment": {"created": "now"}}, old)
+    >>> [(r["config"], r["created"]) for r in merged["solve"]], merged["kept"]["configs"]
+    ([('a', 'then'), ('b', 'now')], ['a', 'c'])
+    """
+    if old.get("limit") != new.get("limit"):
+        raise InputError(f"the earlier frontier ran with a limit of {old.get('limit')} s, this one with "
+                         f"{new.get('limit')} s: keep rows only from a run with the same limit")
+    merged = dict(new)
+    now = new.get("environment", {}).get("created")
+    then = old.get("environment", {}).get("created")
+    older = old.get("kept", {})  # rows the old record itself kept from a run before it
+    kept: list[str] = []
+    for part in ("solve", "count"):
+        fresh = {row["config"]: {**row, "created": row.get("created") or now} for row in new.get(part, ())}
+        rows = []
+        for row in old.get(part, ()):
+            if row["config"] in fresh:
+                rows.append(fresh.pop(row["config"]))
+                continue
+            earlier = older.get("created") if row["config"] in older.get("configs", ()) else then
+            rows.append({**row, "created": row.get("created") or earlier})
+            kept.append(row["config"])
+        merged[part] = rows + list(fresh.values())
+    merged["kept"] = {"configs": kept}
+    environment = dict(new.get("environment", {}))
+    solvers = dict(old.get("environment", {}).get("solvers", {}))
+    solvers.update(environment.get("solvers", {}))
+    if environment or solvers:
+        environment["solvers"] = solvers
+        merged["environment"] = environment
+    return merged
+
+
+#: The lines that enclose the generated frontier tables in a Markdown file (the README).
+TABLES_BEGIN = "<!-- frontier tables: begin"
+TABLES_END = "<!-- frontier tables: end -->"
+
+
+def with_frontier_tables(text: str, record: Mapping[str, Any]) -> str:
+    """``text`` (Markdown) with the lines between :data:`TABLES_BEGIN` and :data:`TABLES_END` replaced by
+    :func:`frontier_table` of ``record``.
+
+    >>> page = "intro\\n<!-- frontier tables: begin -->\\nold\\n<!-- frontier tables: end -->\\nrest\\n"
+    >>> with_frontier_tables(page, {"limit": 60, "solve": [], "count": []}).splitlines()[2]
+    '| solving one board | solver | largest n within 60 s | its time | peak memory | first n not solved |'
+    """
+    begin = text.find(TABLES_BEGIN)
+    end = text.find(TABLES_END, begin)
+    if begin < 0 or end < 0:
+        raise InputError(f"no place for the frontier tables: the text needs a line starting {TABLES_BEGIN!r} "
+                         f"and a later line {TABLES_END!r}")
+    after_begin = text.index("\n", begin) + 1
+    return text[:after_begin] + frontier_table(record) + "\n" + text[end:]

@@ -29,7 +29,7 @@ from ..methods import Choice, get_method
 from ..methods.base import FEATURE_TEXT
 from ..problem.board import Cell, Problem, verify
 from ..problem.results import Status
-from ..runtime.limits import check_time_limit
+from ..runtime.limits import check_time_limit, over_limit
 from . import worker
 from .config import choice_from_row, parse_choice, parse_ns
 from .environment import command_line, environment, load_average, now
@@ -105,6 +105,10 @@ def make_row(run: Run, record: Mapping[str, Any], place_random: int, seed: int,
     """The CSV row of a run from the worker's record; the board is verified here, independently."""
     queens = [(int(q[0]), int(q[1])) for q in record.get("queens") or ()]
     status = Status.parse(record.get("status", "error"))
+    took = record.get("total_seconds")
+    late = status.finished and isinstance(took, (int, float)) and over_limit(took, time_limit)
+    if late:  # an answer after the limit (in the grace before the kill) is a timeout, as the worker says
+        status, queens = Status.TIMEOUT, []
     verified = verify(run.n, queens, run.preplaced, run.blocked) if status == Status.SOLVED else None
     config = run.config
     row: dict[str, Any] = {
@@ -116,7 +120,8 @@ def make_row(run: Run, record: Mapping[str, Any], place_random: int, seed: int,
         "seed": seed if place_random or run.order is not None or run.blocked else None, "time_limit": time_limit,
         "family": family, "density": density, "blocked": cells_text(run.blocked),
         "known_by": record.get("known_by") if status == Status.INFEASIBLE else None,
-        "message": " ".join(str(record.get("message") or "").split()),
+        "message": " ".join(str(record.get("message") or "").split()) if not late else
+                   f"no answer within the time limit of {time_limit:g} s (it came after {took:.3g} s)",
     }
     for column in ("variables", "clauses", "constraints", "build_seconds", "solve_seconds", "total_seconds",
                    "peak_rss_mb", "solver_seconds", "cpu_seconds", "startup_seconds", "conflicts", "nodes"):

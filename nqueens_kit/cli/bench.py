@@ -19,6 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..errors import InputError
+from ..methods import METHODS
 from ..runtime.limits import check_time_limit
 
 EXIT_OK, EXIT_NO = 0, 1
@@ -39,8 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--n", dest="ns", default=DEFAULT_NS, metavar="SIZES",
                    help=f"board sizes: a list 4,8,16 or START:STOP[:STEP] with STOP included (default {DEFAULT_NS})")
-    p.add_argument("--methods", default="sat,ilp", help="comma-separated: sat, ilp, construct, backtrack "
-                                                        "(default sat,ilp)")
+    p.add_argument("--methods", default="sat,ilp", help=f"comma-separated: {', '.join(METHODS)} (default sat,ilp)")
     p.add_argument("--encodings", default=None, help="SAT encodings (default pairwise,sequential)")
     p.add_argument("--formulations", default=None, help="ILP formulations (default lines)")
     p.add_argument("--solvers", default=None,
@@ -86,9 +86,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("frontier", help="the largest n each configuration solves within a time limit, here",
                        description="For each configuration, double n while one run (a fresh process, a verified "
-                                   "board, no hints) finishes within --limit, then bisect to within 10%%: the "
+                                   "board, no hints) finishes within --limit, then bisect to within 10%: the "
                                    "largest n it solves on this machine.")
-    p.add_argument("--methods", default="sat,ilp", help="comma-separated: sat, ilp, construct, backtrack")
+    p.add_argument("--methods", default="sat,ilp", help=f"comma-separated: {', '.join(METHODS)}")
     p.add_argument("--encodings", default=None, help="SAT encodings (default pairwise,sequential)")
     p.add_argument("--formulations", default=None, help="ILP formulations (default lines)")
     p.add_argument("--solvers", default=None, help="SAT and ILP solvers (default pycosat and cbc)")

@@ -3,6 +3,8 @@
 Inside:
 
 - :func:`write_dimacs_clauses`: clauses as DIMACS CNF text, with optional comment lines before groups.
+- :func:`write_dimacs_arrays`: the same text for clauses held as arrays (a flat literal array and clause
+  offsets), made with whole-array operations: what large formulas are written with.
 - :func:`parse_dimacs`, :func:`read_dimacs`: a DIMACS CNF file into a :class:`Dimacs` (declared variable
   count, clauses, comments).
 
@@ -32,12 +34,14 @@ from __future__ import annotations
 import gc
 import os
 import re
+from collections import deque
 from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from math import isqrt
 from pathlib import Path
-from typing import IO, Protocol
+from typing import IO, Any, Protocol
 
 from ..errors import DimacsError, InputError
 from .text import (
@@ -93,6 +97,158 @@ def write_dimacs_clauses(
             chunk.clear()
     if chunk:
         out.write("\n".join(chunk) + "\n")
+
+
+#: Clauses converted to text at once by :func:`write_dimacs_arrays` (bounds its temporary arrays).
+_ARRAY_CHUNK = 1 << 18
+#: Chunks converted at the same time (numpy works without the interpreter lock).
+_WORKERS = 2
+#: Above this many variables the table of literal texts would be too large: clause by clause instead.
+_TABLE_VARIABLES = 1 << 25
+
+
+def write_dimacs_arrays(
+    out: IO[bytes], num_vars: int, literals: Any, offsets: Any, comments: Sequence[str] = (),
+    group_comments: Sequence[Marked] = (),
+) -> None:
+    """:func:`write_dimacs_clauses` for clauses held as arrays, to a binary stream, byte for byte the same
+    text: clause i is ``literals[offsets[i]:offsets[i + 1]]`` (``offsets`` one longer than the clauses).
+
+    The text is made with whole-array operations: a table holds the text of every literal from
+    ``-num_vars`` to ``num_vars`` (and ``0`` with its line end) in fixed-width rows padded with NUL bytes;
+    a chunk of clauses becomes the rows of its literals, and dropping the padding leaves the text.
+
+    >>> import io, numpy as np
+    >>> out = io.BytesIO()
+    >>> write_dimacs_arrays(out, 3, np.array([1, -2, 3]), np.array([0, 2, 3]))
+    >>> out.getvalue().decode()
+    'p cnf 3 2\\n1 -2 0\\n3 0\\n'
+    """
+    import numpy as np
+
+    if type(num_vars) is not int or not 0 <= num_vars <= MAX_VARIABLES:
+        raise InputError(f"num_vars is a whole number from 0 to {MAX_VARIABLES:,}, not {show(str(num_vars))}")
+    literals = np.asarray(literals)
+    offsets = np.asarray(offsets)
+    if literals.ndim != 1 or offsets.ndim != 1 or literals.dtype.kind not in "iu" or offsets.dtype.kind not in "iu":
+        raise InputError("literals and offsets are one-dimensional integer arrays")
+    if not len(offsets) or offsets[0] != 0 or offsets[-1] != len(literals) or \
+            np.any(offsets[1:] < offsets[:-1]):
+        raise InputError("offsets start at 0, never decrease and end at the number of literals")
+    if len(literals) and (int(literals.max()) > num_vars or int(literals.min()) < -num_vars or not literals.all()):
+        raise InputError(f"every literal is a non-zero int from -{num_vars} to {num_vars}")
+    count = len(offsets) - 1
+    head = "".join(f"c {text}\n" for text in comments) + f"p cnf {num_vars} {count}\n"
+    out.write(head.encode("ascii"))
+    marks = sorted((g.start, f"c {g.label} ({len(g)} clause{'s' if len(g) != 1 else ''})\n".encode("ascii"))
+                   for g in group_comments if len(g))
+    chunks = []
+    mark = 0
+    for first in range(0, count, _ARRAY_CHUNK):
+        last = min(count, first + _ARRAY_CHUNK)
+        here = []
+        while mark < len(marks) and marks[mark][0] < last:
+            here.append(marks[mark])
+            mark += 1
+        chunks.append((first, last, here))
+    if num_vars > _TABLE_VARIABLES or np.any(offsets[1:] == offsets[:-1]):
+        # the table would not pay (or an empty clause, written " 0" as the clause-by-clause writer does):
+        # clause by clause, a chunk at a time
+        for first, last, here in chunks:
+            cuts = offsets[first:last + 1].tolist()
+            flat = literals[cuts[0]:cuts[-1]].tolist()
+            base = cuts[0]
+            lines = [" ".join(map(str, flat[a - base:b - base])) + " 0\n"
+                     for a, b in zip(cuts[:-1], cuts[1:], strict=True)]
+            for clause, line in reversed(here):
+                lines.insert(clause - first, line.decode("ascii"))
+            out.write("".join(lines).encode("ascii"))
+        return
+    table, sizes = _literal_table(num_vars)
+
+    def convert(chunk: tuple[int, int, list[tuple[int, bytes]]]) -> tuple[Any, list[int]]:
+        first, last, here = chunk
+        return _chunk_text(literals, offsets, first, last, table, sizes, num_vars, [c for c, _line in here])
+
+    # numpy lets go of the interpreter while it converts, so the chunks are converted two at a time
+    with ThreadPoolExecutor(max_workers=_WORKERS) as pool:
+        for (_first, _last, here), (text, places) in zip(chunks, _ahead(pool, convert, chunks), strict=True):
+            view = memoryview(text.data)
+            at = 0
+            for (_clause, line), place in zip(here, places, strict=True):
+                out.write(view[at:place])
+                out.write(line)
+                at = place
+            out.write(view[at:])
+
+
+def _literal_table(num_vars: int) -> tuple[Any, Any]:
+    """Row ``v + num_vars`` holds the text of literal v and a space (``0`` and a line end for v = 0),
+    left-aligned and padded with NUL bytes, as one fixed-width void item; and each row's length."""
+    import numpy as np
+
+    digits = len(str(num_vars))
+    width = digits + 2
+    table = np.zeros((2 * num_vars + 1, width), dtype=np.uint8)
+    sizes = np.zeros(2 * num_vars + 1, dtype=np.uint8)
+    table[num_vars, :2] = (ord("0"), ord("\n"))
+    sizes[num_vars] = 2
+    for d in range(1, digits + 1):
+        low, high = 10 ** (d - 1), min(10 ** d - 1, num_vars)
+        if low > high:
+            break
+        values = np.arange(low, high + 1, dtype=np.int32)
+        text = np.empty((len(values), d), dtype=np.uint8)
+        for place in range(d):
+            np.add((values // 10 ** place) % 10, ord("0"), out=text[:, d - 1 - place], casting="unsafe")
+        positive = table[num_vars + low:num_vars + high + 1]
+        positive[:, :d] = text
+        positive[:, d] = ord(" ")
+        negative = table[num_vars - high:num_vars - low + 1][::-1]
+        negative[:, 0] = ord("-")
+        negative[:, 1:d + 1] = text
+        negative[:, d + 1] = ord(" ")
+        sizes[num_vars + low:num_vars + high + 1] = d + 1
+        sizes[num_vars - high:num_vars - low + 1] = d + 2
+    return table.view(np.dtype((np.void, width))).ravel(), sizes
+
+
+def _ahead(pool: ThreadPoolExecutor, work: Any, items: list[Any]) -> Iterator[Any]:
+    """``work(item)`` for each item in order, at most :data:`_WORKERS` of them under way at once."""
+    pending: deque[Future[Any]] = deque()
+    for item in items:
+        pending.append(pool.submit(work, item))
+        if len(pending) >= _WORKERS:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+
+def _chunk_text(literals: Any, offsets: Any, first: int, last: int, table: Any, sizes: Any, num_vars: int,
+                marked: list[int]) -> tuple[Any, list[int]]:
+    """Clauses ``first .. last - 1`` as text (a uint8 array), and where in it each clause of ``marked`` starts."""
+    import numpy as np
+
+    start, stop = int(offsets[first]), int(offsets[last])
+    count = last - first
+    ends = offsets[first + 1:last + 1] - start + np.arange(count)  # where each clause's 0 goes among the tokens
+    tokens = np.full(stop - start + count, num_vars, dtype=np.int32 if num_vars < 2**30 else np.int64)
+    is_literal = np.ones(len(tokens), dtype=bool)
+    is_literal[ends] = False
+    tokens[is_literal] = literals[start:stop].astype(tokens.dtype, copy=False) + num_vars
+    rows = table[tokens].view(np.uint8)
+    text = rows[rows != 0]
+    if not marked:
+        return text, []
+    begins = ends - (offsets[first + 1:last + 1] - offsets[first:last])  # each clause's first token
+    # the text before each marked clause's first token: the lengths of the tokens between marks, summed
+    wanted = begins[[clause - first for clause in marked]]
+    lengths = sizes[tokens]
+    if wanted[0] == 0:
+        places = np.concatenate([[0], np.cumsum(np.add.reduceat(lengths, wanted, dtype=np.int64))[:-1]])
+    else:
+        places = np.cumsum(np.add.reduceat(lengths, np.concatenate([[0], wanted]), dtype=np.int64))[:-1]
+    return text, places.tolist()
 
 
 
@@ -359,6 +515,8 @@ def read_header(path: str | os.PathLike[str]) -> Dimacs:
 
 def read_dimacs(path: str | os.PathLike[str]) -> Dimacs:
     """Read a DIMACS CNF file (one-line error if it is missing, unreadable or malformed)."""
+    if not isinstance(path, (str, os.PathLike)) or not isinstance(os.fspath(path), str) or "\0" in os.fspath(path):
+        raise InputError(f"a DIMACS file is named by a path such as queens.cnf, not {one_line(repr(path)[:40])}")
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8", errors="replace")

@@ -11,7 +11,7 @@ strong branching, so their node counts differ (chapter 7 compares them); this on
   decision, LP bound, fractional cells, status) with the answer.
 - :func:`tree_text`: the tree as indented text (``nqueens-kit bnb``).
 - :func:`root_lp`: one LP relaxation, solved as a node of a tree is: what it costs (the LP solver's own
-  iterations and clock, the median of a few solves) and what it says (its values, its bound).
+  iterations and clock, the best of a few solves) and what it says (its values, its bound).
 
 >>> tree = branch_and_bound(3)
 >>> tree.status, all(node.status in ("infeasible", "branched") for node in tree.nodes)
@@ -204,11 +204,10 @@ def root_lp(problem: Problem | int, formulation: str = "lines", solver: str | No
             repeat: int = 3) -> dict[str, Any]:
     """The LP relaxation of ``problem`` solved once as the root of a tree is (through PuLP, as every node
     of :func:`branch_and_bound`), ``repeat`` times: ``state``, ``iterations`` (simplex iterations, HiGHS;
-    None for CBC), ``seconds`` (the median of the LP solver's own clock), the model's ``variables``,
+    None for CBC), ``seconds`` (the best of the LP solver's own clock over the repeats: the same LP each time, so a
+    busy machine can only add time), the model's ``variables``,
     ``constraints`` and ``nonzeros``, the cell ``values``, how many are ``fractional`` and the ``bound``
     (the objective for max-queens, else None)."""
-    import statistics
-
     problem = problem if isinstance(problem, Problem) else Problem(problem)
     if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
         raise InputError(f"repeat must be a whole number of at least 1, not {repeat!r}")
@@ -223,7 +222,7 @@ def root_lp(problem: Problem | int, formulation: str = "lines", solver: str | No
     values = {cell: min(1.0, max(0.0, float(var.varValue or 0.0))) for cell, var in model.x.items()}
     size = form.size(problem)
     return {"n": problem.n, "formulation": form.name, "solver": backend.name, "state": run.state,
-            "iterations": run.stats.get("iterations"), "seconds": statistics.median(seconds),
+            "iterations": run.stats.get("iterations"), "seconds": min(seconds),
             "variables": size.variables, "constraints": size.constraints, "nonzeros": size.nonzeros,
             "values": values, "fractional": sum(TOLERANCE < v < 1 - TOLERANCE for v in values.values()),
             "bound": sum(values.values()) if form.maximise else None}

@@ -4,6 +4,8 @@ runs the method (in a child process when it must be stoppable) and verifies ever
 - :func:`solve`: one board (or infeasible / timeout), verified.  With ``time_limit`` (seconds of wall clock
   for the whole job: building, writing files, solving, decoding) or a ``stop`` callback the job runs in a
   child process (:mod:`nqueens_kit.runtime.isolate`) that is stopped, solvers and all, when the limit passes.
+  An answer that comes after the limit (a solver that cannot stop itself, an answer in the grace before the
+  kill) is a timeout all the same (:func:`~nqueens_kit.runtime.limits.over_limit`).
 - :func:`count`: how many boards (and fundamental boards); every board is verified and a repeated one is
   an error; a count stopped by its time limit returns the boards counted so far as a lower bound.  A count
   expected to take more than a day needs a time limit.
@@ -28,13 +30,13 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..errors import InputError, SolverError
-from ..problem.board import Board, Cell, Problem
+from ..problem.board import Board, Cell, Problem, _shown, whole_number
 from ..problem.reference import published_count
 from ..problem.results import KNOWN_BY, CountResult, SolveResult, Status
 from ..runtime import isolate
 from ..runtime.isolate import Ended
-from ..runtime.limits import check_time_limit
-from .base import Choice, Method, get_method, stopped_result, verified
+from ..runtime.limits import check_time_limit, over_limit
+from .base import Choice, Method, check_callback, check_flag, get_method, stopped_result, verified
 from .search.backtrack import search_budgeted
 
 ProblemLike = Problem | int
@@ -44,10 +46,19 @@ COUNT_REFUSE_SECONDS = 86_400.0
 #: The independent backtracking that checks a "no" or a count may place this many queens (a fraction of a
 #: second): enough to settle every instance of up to about 13 rows, and completions that die early.
 CHECK_STEPS = 400_000
+#: The longest duration :func:`duration_text` words (and :func:`count_estimate` predicts): far beyond the age
+#: of the universe, which is what both then say.
+MAX_SECONDS = 1e300
 
 
 def as_problem(problem: ProblemLike, preplaced: Any = ()) -> Problem:
-    return problem if isinstance(problem, Problem) else Problem(problem, tuple(preplaced))
+    """``problem`` if it is a :class:`Problem`, else the problem of that size with ``preplaced`` queens."""
+    return problem if isinstance(problem, Problem) else Problem(problem, preplaced)
+
+
+def _check_isolated(isolated: Any) -> None:
+    if isolated is not None and not isinstance(isolated, bool):
+        raise InputError(f"isolated is True, False or None (decide by the time limit), not {_shown(isolated)}")
 
 
 def prepare(problem: ProblemLike, method: str | Method | None, variant: str | None, solver: str | None,
@@ -122,9 +133,14 @@ def judge_count(problem: Problem, result: CountResult, fundamental: bool, who: s
 
 
 def _solve_job(problem: Problem, choice: Choice, limit: float | None, explain: bool = True) -> SolveResult:
-    deadline = None if limit is None else time.monotonic() + limit
+    start = time.monotonic()
+    deadline = None if limit is None else start + limit
     chosen = get_method(choice.method)
     result = finish(chosen.solve_here(problem, choice, deadline), chosen, choice, problem)
+    took = time.monotonic() - start
+    if result.status.finished and over_limit(took, limit):  # a solver that cannot stop itself answered late
+        return stopped_result(problem, chosen, choice, Status.TIMEOUT,
+                              f"no answer within the time limit of {limit:g} s (it came after {took:.3g} s)", took)
     if result.status == Status.TIMEOUT and limit is not None:
         result.message = result.message.replace("the time limit", f"the time limit of {limit:g} s", 1)
     if explain and result.status == Status.INFEASIBLE and len(problem.preplaced) > 1:
@@ -141,7 +157,15 @@ def minimal_core(problem: Problem, choice: Choice, deadline: float | None = None
 
     Deletion-based: try each queen in turn without it; if the rest is still impossible, it was not needed.
     One solve per pre-placed queen, with the same method, variant and solver (a complete one).
+    ``deadline`` is a :func:`time.monotonic` time.
     """
+    if not isinstance(problem, Problem):
+        raise InputError(f"problem is a Problem (e.g. Problem(8, [(1, 1)])), not {_shown(problem)}")
+    if not isinstance(choice, Choice):
+        raise InputError(f"choice is a Choice (e.g. get_method('sat').choose()), not {_shown(choice)}")
+    if deadline is not None and (isinstance(deadline, bool) or not isinstance(deadline, (int, float))
+                                 or not 0 < deadline < math.inf):
+        raise InputError(f"deadline is a time of time.monotonic() or None, not {_shown(deadline)}")
     chosen = get_method(choice.method)
     if not chosen.complete:
         return None
@@ -184,11 +208,17 @@ def solve(problem: ProblemLike, method: str | Method | None = None, variant: str
     reordered by that seed: a different instance for a solver.
     """
     problem, chosen, choice, limit = prepare(problem, method, variant, solver, settings, time_limit, max_memory)
+    _check_isolated(isolated)
+    check_callback(stop, "stop")
+    check_flag(explain, "explain")
     if order is not None:
+        seed = None if isinstance(order, str) else whole_number(order)
+        if seed is None:
+            raise InputError(f"order is a whole number (a seed) or None, not {_shown(order)}")
         if not chosen.honours("reorder"):
             raise InputError(f"--method {chosen.name} has no model to reorder; order= is for methods that "
                              "honour reordered instances")
-        choice = dataclasses.replace(choice, order=int(order))
+        choice = dataclasses.replace(choice, order=seed)
     if isolated is None:
         isolated = limit is not None or stop is not None
     if not isolated:  # the limit then binds only the solvers that stop themselves (not pycosat)
@@ -219,6 +249,10 @@ def count(problem: ProblemLike, method: str | Method | None = None, variant: str
     """
     problem, chosen, choice, limit = prepare(problem, method, variant, solver, settings, time_limit, max_memory,
                                              "count")
+    check_flag(fundamental, "fundamental")
+    check_callback(progress, "progress")
+    _check_isolated(isolated)
+    check_callback(stop, "stop")
     if fundamental and problem.break_symmetry:
         raise InputError("with the symmetry broken every board counted is fundamental; drop fundamental "
                          "(--fundamental)")
@@ -258,6 +292,10 @@ def count(problem: ProblemLike, method: str | Method | None = None, variant: str
     if problem.break_symmetry:
         result.fundamental = result.count
     result.seconds = time.monotonic() - start
+    if result.status == Status.SOLVED and over_limit(result.seconds, limit):  # counted to the end, but late
+        result.status = Status.TIMEOUT
+        result.note = (f"a lower bound: {result.count:,} boards were counted, but only after the time limit of "
+                       f"{limit:g} s")
     if result.status == Status.SOLVED:
         if chosen.counts_boards(choice):
             judge_count(problem, result, fundamental, choice.solver or chosen.name)
@@ -279,7 +317,9 @@ def refuse_endless_count(problem: Problem, chosen: Method) -> None:
 
 
 def duration_text(seconds: float) -> str:
-    """``about 3.2 hours``, ``longer than the age of the universe``."""
+    """``about 3.2 hours``, ``longer than the age of the universe``; ``seconds`` from 0 to :data:`MAX_SECONDS`."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds <= MAX_SECONDS:
+        raise InputError(f"a duration is a number of seconds from 0 to {MAX_SECONDS:g}, not {_shown(seconds)}")
     if seconds > 4.4e17:
         return "longer than the age of the universe"
     for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
@@ -318,7 +358,8 @@ def first_boards(problem: ProblemLike, method: str | Method | None = None, varia
     problem, _chosen, choice, limit_seconds = prepare(problem, method, variant, solver, settings, time_limit, None,
                                                       "iterate")
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-        raise InputError(f"limit must be a whole number of boards of at least 1, not {limit!r}")
+        raise InputError(f"limit must be a whole number of boards of at least 1, not {_shown(limit)}")
+    check_callback(stop, "stop")
     boards: list[Board] = []
     run = isolate.run_in_child(_boards_job, (problem, choice, limit), time_limit=limit_seconds,
                                on_message=boards.append, stop=stop)
@@ -331,6 +372,7 @@ def count_estimate(problem: ProblemLike, method: str | Method | None = None) -> 
 
     The number of boards is the published count (OEIS A000170, n <= 27) or, beyond, that count grown by
     the last published ratio per row; the rate is the method's typical boards per second on a 2-core machine.
+    Beyond 10^300 boards the count is ``inf`` and the time :data:`MAX_SECONDS`.
     """
     problem = as_problem(problem)
     if not problem.plain:
@@ -346,7 +388,7 @@ def count_estimate(problem: ProblemLike, method: str | Method | None = None) -> 
             return None
         exponent = math.log10(top) + (n - last) * math.log10(top / below)
         boards = 10.0 ** exponent if exponent < 300 else math.inf
-    return boards, boards / chosen.count_rate
+    return boards, min(boards / chosen.count_rate, MAX_SECONDS)
 
 
 # -------------------------------------------------------------------- the per-method conveniences

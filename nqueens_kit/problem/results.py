@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from .board import Board, Cell, Problem, canonical, verify
+from ..errors import InputError
+from .board import Board, Cell, Problem, _shown, canonical, verify
 
 
 class Status(str, Enum):
@@ -50,11 +51,13 @@ class Status(str, Enum):
 
     @classmethod
     def parse(cls, value: Any) -> Status:
-        """A status from its value, e.g. ``Status.parse("timeout")``; ValueError names the valid ones."""
-        try:
-            return cls(value)
-        except ValueError:
-            raise ValueError(f"unknown status {value!r}; valid: {', '.join(s.value for s in cls)}") from None
+        """A status from its value, e.g. ``Status.parse("timeout")``; an :class:`InputError` (a ValueError)
+        names the valid ones."""
+        return cls(value)
+
+    @classmethod
+    def _missing_(cls, value: Any) -> Status:
+        raise InputError(f"unknown status {_shown(value)}; valid: {', '.join(s.value for s in cls)}")
 
 
 class Answer(str, Enum):

@@ -50,6 +50,7 @@ from typing import Any
 
 from .. import errors
 from ..problem.results import Status
+from .limits import over_limit
 
 #: Extra seconds after the deadline before the child is killed, so a solver that honours the limit itself
 #: can still hand back its answer ("stopped on time") instead of being cut off.
@@ -295,7 +296,8 @@ class Ended(str, Enum):
 class ChildRun:
     """How a job in a child process ended.
 
-    ``status``: an :class:`Ended`: ``done`` (``value`` holds the job's return value), ``timeout``,
+    ``status``: an :class:`Ended`: ``done`` (``value`` holds the job's return value), ``timeout`` (also for an
+    answer that came after the time limit, in the grace before the kill: ``value`` then holds it),
     ``memout`` (a MemoryError under the memory limit) or ``failed`` (``error`` says why; ``error_type`` is
     the exception's type, ``trace`` the child's traceback).
     ``wall`` counts from the start (or from :func:`ready` when ``clock_from_ready``); ``startup`` is the
@@ -352,6 +354,9 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and os.name == "posix"
 
 
+_IN_BROWSER = sys.platform == "emscripten"
+
+
 def run_in_child(fn: Callable[..., Any], args: tuple[Any, ...] = (), *, time_limit: float | None = None,
                  fresh: bool = False, clock_from_ready: bool = False, auto_ready: bool = True,
                  on_message: Callable[[Any], None] | None = None, memory_limit: int | None = None,
@@ -368,6 +373,10 @@ def run_in_child(fn: Callable[..., Any], args: tuple[Any, ...] = (), *, time_lim
     executables included) about twenty times a second into ``tree_peak_rss_mb`` (Linux).
     Ctrl-C (KeyboardInterrupt) in the caller stops the child and its solvers, then propagates.
     """
+    if _IN_BROWSER:  # Pyodide has no child processes: the job runs here (limits: solvers that stop themselves)
+        from .browser import run_here
+
+        return run_here(fn, args, time_limit, on_message)
     fresh = fresh or not can_fork()
     scratch = tempfile.mkdtemp(prefix="nqueens-kit-")
     process: _Child | None = None
@@ -505,6 +514,8 @@ class _Child:
             elif kind == "ok":
                 run.status, run.value, run.peak_rss_mb = Ended.DONE, message[1], message[2]
                 cpu_at_answer = float(message[3]) if len(message) > 3 else None
+                if over_limit(time.monotonic() - clock, time_limit):  # answered in the grace: still too late
+                    run.status, run.error = Ended.TIMEOUT, f"no answer within the time limit of {time_limit:g} s"
                 break
             elif kind == "error":
                 _, run.error_type, run.error, run.kit_error, run.trace, run.peak_rss_mb = message

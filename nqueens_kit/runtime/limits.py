@@ -4,6 +4,8 @@ Inside:
 
 - :func:`check_time_limit`: a time limit from any entry point (CLI, Python, bench, apps) is None or a
   positive, finite number of seconds; anything else gets the same one-line :class:`InputError`.
+- :func:`over_limit`: the one rule that a run whose measured time passed its limit is a timeout, even if
+  it answered (in the grace before it was killed).
 - :class:`Size` and :func:`check_size`: before a formula or ILP model is built, each method predicts its
   size from closed forms (:meth:`nqueens_kit.methods.Method.size`), and so roughly the memory it needs.
   Above :func:`memory_budget` (half of this machine's memory by default; ``--max-memory`` or the
@@ -41,6 +43,8 @@ ILP_BYTES_PER_NONZERO = 1000
 ILP_BYTES_PER_VARIABLE = 1000
 #: Average characters per clause line of a DIMACS file (the numbers and " 0\n").
 DIMACS_BYTES_PER_LITERAL = 7
+#: The longest time limit (seconds): about 30 years, far below what the clocks and timers it is handed to hold.
+MAX_TIME_LIMIT = 1e9
 
 
 def check_time_limit(value: Any, what: str = "time limit") -> float | None:
@@ -51,7 +55,7 @@ def check_time_limit(value: Any, what: str = "time limit") -> float | None:
     """
     if value is None:
         return None
-    if isinstance(value, bool):
+    if isinstance(value, (bool, bytes, bytearray, memoryview)):  # float(b"8") would read bytes as 8 s
         seconds = math.nan
     elif isinstance(value, str):
         try:
@@ -64,9 +68,23 @@ def check_time_limit(value: Any, what: str = "time limit") -> float | None:
         except (TypeError, ValueError, OverflowError):
             seconds = math.nan
     if not (seconds > 0 and math.isfinite(seconds)):
-        shown = value.strip()[:40] if isinstance(value, str) else repr(value)
+        shown = value.strip()[:40] if isinstance(value, str) else repr(value)[:40]
         raise InputError(f"{what} must be a positive number of seconds (e.g. 10 or 0.5), not {shown}")
+    if seconds > MAX_TIME_LIMIT:  # the clocks and timers the limit is handed to overflow far beyond
+        raise InputError(f"{what} must be at most {MAX_TIME_LIMIT:.0e} seconds (about 30 years), not {seconds:.3g}; "
+                         "give no time limit to run to the end")
     return seconds
+
+
+def over_limit(seconds: float | None, limit: float | None) -> bool:
+    """Whether a run that took ``seconds`` (measured by whoever classifies it) passed its time ``limit``: it
+    is then a timeout, whatever it answered.  The grace a child gets before it is killed is for stopping it,
+    not for finishing: an answer in the grace would score below a timeout in PAR-2.
+
+    >>> over_limit(0.19, 0.05), over_limit(0.04, 0.05), over_limit(5.0, None)
+    (True, False, False)
+    """
+    return limit is not None and seconds is not None and seconds > limit
 
 
 _UNITS = {"": 1, "B": 1, "K": 1024, "KB": 1024, "KIB": 1024, "M": 1024**2, "MB": 1024**2, "MIB": 1024**2,

@@ -24,10 +24,18 @@ import shutil
 
 from ..errors import InputError, SolverNotAvailable
 from .base import Capabilities, SatOutcome, SatSolver, Solver
+from .browser import for_browser, ilp_entries, sat_entries  # the browser edition: its entries first
 from .dimacs_binary import Binary
 from .embedded import Pycosat
 from .ilp_pulp import Cbc, Highs, IlpSolver
 from .python_sat import PySat
+
+#: When to pick the entries for large boards (``nqueens-kit solvers`` prints it), from the measurements of the
+#: README's frontier section (``notebooks/data/frontier.json`` and ``solve 500`` / ``solve 1000`` here).
+CMS_ADVICE = ("the largest boards, product encoding: n = 1000 in about 16 s end to end here, the furthest "
+              "SAT frontier; at n = 500 (commander) 2.6x less CPU than pysat-kissat")
+KISSAT_ADVICE = ("large boards in process when cryptominisat5 is missing (commander encoding: product takes it "
+                 "4x longer at n = 500); no time limit of its own, so the kit stops its process")
 
 #: Ordered registry of SAT solvers: the first is the default.  Each entry states its own capabilities and
 #: marker; ``advice`` says when to pick it (``nqueens-kit solvers`` prints it).
@@ -40,26 +48,26 @@ SAT_SOLVERS: dict[str, SatSolver] = {
         PySat("pysat-cadical3", "cadical300", "CaDiCaL 3.0 through python-sat", marker="p", proofs=True,
               time_limit=False),
         PySat("pysat-kissat", "kissat404", "Kissat 4.0.4 through python-sat", marker="d", time_limit=False,
-              incremental=False, statistics=False, assumptions=False,
-              advice="large boards in process (n = 500 and beyond, commander or product encoding)"),
+              incremental=False, statistics=False, assumptions=False, advice=KISSAT_ADVICE),
         PySat("pysat-glucose", "glucose4", "Glucose 4 through python-sat", marker="^", proofs=True),
         PySat("pysat-lingeling", "lingeling", "Lingeling through python-sat", marker=">", proofs=True,
               time_limit=False),
         PySat("pysat-maplesat", "maplechrono", "MapleLCMDistChronoBT through python-sat", marker="H", proofs=True),
         PySat("pysat-minisat", "minisat22", "MiniSat 2.2 through python-sat", marker="v"),
-        Binary("minisat", ["-verb=0"], output_file=True, package="minisat", marker="D"),
-        Binary("cadical", ["-q"], package="cadical", proof_args=["--no-binary"], marker="P"),
+        Binary("minisat", ["-verb=0"], output_file=True, package="minisat", marker="D", stream=True),
+        Binary("cadical", ["-q"], package="cadical", proof_args=["--no-binary"], marker="P", stream=True),
         Binary("kissat", ["-q"], proof_args=["--no-binary"], wheel=("nqueens-kit[kissat]", "sage_wheels/bin/kissat"),
-               marker="X"),
-        Binary("picosat", [], package="picosat", marker="*"),
-        Binary("cryptominisat5", ["--verb", "0"], package="cryptominisat", marker="h",
-               advice="the largest boards (n = 1000 commander or product): fastest here"),
+               marker="X", stream=True),
+        Binary("picosat", [], package="picosat", marker="*", stream=True),
+        Binary("cryptominisat5", ["--verb", "0"], package="cryptominisat", marker="h", stream=True,
+               advice=CMS_ADVICE),
         Binary("glucose", ["-verb=0"], output_file=True, marker="<"),
     )
 }
 
 #: Ordered registry of ILP solvers: the first is the default.
 ILP_SOLVERS: dict[str, IlpSolver] = {s.name: s for s in (Cbc(), Highs())}
+SAT_SOLVERS, ILP_SOLVERS = for_browser(SAT_SOLVERS, sat_entries), for_browser(ILP_SOLVERS, ilp_entries)
 
 REGISTRIES: dict[str, dict[str, SatSolver] | dict[str, IlpSolver]] = {"sat": SAT_SOLVERS, "ilp": ILP_SOLVERS}
 

@@ -109,6 +109,18 @@ class SatSolver(Solver):
     """A SAT backend: :meth:`solve` one formula; :meth:`models` enumerates with blocking clauses."""
 
     method = "sat"
+    #: Whether :meth:`solve` also takes the clauses as arrays (an object with ``literals`` and ``offsets``,
+    #: :class:`~nqueens_kit.methods.sat.cnf.PackedClauses`): what a formula built with whole arrays is handed
+    #: over as, never made into a list of lists.
+    takes_packed = False
+
+    def preload(self) -> None:
+        """Import numpy too: a large formula is built, and written for an executable, as arrays (a benchmark's
+        clock starts after this)."""
+        try:
+            import numpy  # noqa: F401
+        except ImportError:
+            pass
 
     def solve(self, clauses: Sequence[Clause], num_vars: int, deadline: float | None = None,
               assumptions: Sequence[int] = ()) -> SatOutcome:

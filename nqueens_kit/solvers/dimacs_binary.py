@@ -1,12 +1,16 @@
 """Any DIMACS SAT solver executable (MiniSat, CaDiCaL, Kissat, PicoSAT, CryptoMiniSat, Glucose, ...).
 
-The formula is written to a file in the run's temporary folder and the solver runs as ``SOLVER [ARGS]
-FILE.cnf [RESULT]`` through :func:`~nqueens_kit.runtime.isolate.run_executable`: in a session of its own,
-dying with the process that waits for it.  Its standard output is read as it comes by the one solver-output
-reader, keeping only the answer (``s``/``v`` lines, or MiniSat's result file), so a solver that prints
-gigabytes of comments costs no memory and one that prints junk is stopped at its first bad line.  The answer
-is read until the solver itself exits (a process it left behind holding its output cannot keep the kit
-waiting); a deadline, Ctrl-C or any error stops it and whatever it started.
+The solver runs as ``SOLVER [ARGS] FILE.cnf [RESULT]`` through
+:func:`~nqueens_kit.runtime.isolate.run_executable`: in a session of its own, dying with the process that
+waits for it.  ``FILE.cnf`` is a named pipe in the run's temporary folder for the entries that read their
+input once from start to end (``stream=True``: the formula is written once, straight into the solver, which
+parses it while the kit still writes; nothing goes to disk), and a regular file for the others (an
+executable not in the registry might read its input twice).  Its standard output is read as it comes by the
+one solver-output reader, keeping only the answer (``s``/``v`` lines, or MiniSat's result file), so a solver
+that prints gigabytes of comments costs no memory and one that prints junk is stopped at its first bad
+line.  The answer is read until the solver itself exits (a process it left behind holding its output cannot
+keep the kit waiting); a deadline, Ctrl-C or any error stops it and whatever it started.  The solve's
+``handover_seconds`` is the time until the whole formula was written.
 
 A solver that fails or lies (no usable answer, SAT without a model, junk, a literal beyond the formula, a
 crash without an answer) is a :class:`~nqueens_kit.errors.SolverError`.
@@ -14,16 +18,21 @@ crash without an answer) is a :class:`~nqueens_kit.errors.SolverError`.
 
 from __future__ import annotations
 
+import errno
+import fcntl
+import io
 import os
 import shutil
 import signal
 import tempfile
+import threading
 import time
 from collections import deque
 from collections.abc import Sequence
+from typing import IO, Any
 
 from ..errors import InputError, SolverError, SolverNotAvailable
-from ..formats.dimacs import write_dimacs_clauses
+from ..formats.dimacs import write_dimacs_arrays, write_dimacs_clauses
 from ..formats.solver_output import SolverOutputReader, read_solver_output
 from ..problem.results import Answer
 from ..runtime.isolate import Executed, run_executable
@@ -33,6 +42,8 @@ from .base import Capabilities, Clause, SatOutcome, SatSolver, first_version_lin
 TAIL = 5
 #: Bytes of a solver's error output kept (the last ones) for an error message.
 TAIL_BYTES = 4096
+#: The size of the named pipe a streamed formula goes through (Linux' default maximum; 64 KiB otherwise).
+PIPE_BYTES = 1 << 20
 
 
 def bundled_executable(relative: str) -> str | None:
@@ -52,15 +63,38 @@ def bundled_executable(relative: str) -> str | None:
     return None
 
 
+def is_packed(clauses: Any) -> bool:
+    """Whether ``clauses`` are held as arrays (``literals`` and ``offsets``) rather than a list of lists."""
+    return hasattr(clauses, "literals") and hasattr(clauses, "offsets")
+
+
+def write_formula(out: IO[bytes], num_vars: int, clauses: Any) -> None:
+    """DIMACS text of a list of clauses, or of clauses held as arrays (written with whole-array operations),
+    to a binary stream."""
+    if is_packed(clauses):
+        write_dimacs_arrays(out, num_vars, clauses.literals, clauses.offsets)
+        return
+    text = io.TextIOWrapper(out, encoding="ascii", newline="\n")
+    try:
+        write_dimacs_clauses(text, num_vars, clauses)
+        text.flush()
+    finally:
+        text.detach()
+
+
 class Binary(SatSolver):
-    """A DIMACS solver executable found on PATH (or given as a path)."""
+    """A DIMACS solver executable found on PATH (or given as a path).  :meth:`solve` also takes clauses held
+    as arrays (:attr:`~.base.SatSolver.takes_packed`)."""
 
     kind = "binary"
+    takes_packed = True
 
     def __init__(self, name: str, args: Sequence[str] = (), output_file: bool = False,
                  package: str | None = None, description: str = "", proof_args: Sequence[str] = (),
-                 wheel: tuple[str, str] | None = None, marker: str = "o", advice: str = "") -> None:
+                 wheel: tuple[str, str] | None = None, marker: str = "o", advice: str = "",
+                 stream: bool = False) -> None:
         self.name, self.marker, self.advice = name, marker, advice
+        self.stream = stream  # the formula goes through a named pipe (the solver reads it once, in order)
         self.installable = package is not None or wheel is not None
         # (pip requirement, path inside site-packages) of a Python wheel that bundles the executable
         self.wheel = wheel
@@ -113,15 +147,24 @@ class Binary(SatSolver):
         except OSError as exc:
             raise InputError(f"cannot make a temporary folder for {self.name} in {tempfile.gettempdir()}: "
                              f"{exc.strerror or exc}") from None
+        feeder: _Feeder | None = None
         try:
             cnf_path = os.path.join(folder, "problem.cnf")
-            formula = list(clauses) + [[lit] for lit in assumptions] if assumptions else clauses
+            formula: Any = clauses
+            if assumptions:
+                listed = clauses.tolist() if is_packed(clauses) else list(clauses)  # type: ignore[attr-defined]
+                formula = listed + [[lit] for lit in assumptions]
             try:
-                with open(cnf_path, "w", encoding="ascii") as out:
-                    write_dimacs_clauses(out, num_vars, formula)
+                if self.stream:
+                    os.mkfifo(cnf_path, 0o600)
+                    feeder = _Feeder(cnf_path, num_vars, formula)
+                else:
+                    with open(cnf_path, "wb") as out:
+                        write_formula(out, num_vars, formula)
             except OSError as exc:
                 raise InputError(f"cannot write the formula for {self.name} to {folder}: "
                                  f"{exc.strerror or exc}") from None
+            handed = time.perf_counter() - start
             result_path = os.path.join(folder, "result.txt")
             command = [self.executable() or self.name, *self.args, *extra_args, cnf_path]
             proof_path = os.path.join(folder, "proof.drat")
@@ -130,18 +173,26 @@ class Binary(SatSolver):
                 command.append(proof_path)
             elif self.output_file:
                 command.append(result_path)
+            if feeder is not None:
+                feeder.start()
             status, model, detail = self._run(command, deadline, result_path, num_vars, proof=proof_lines is not None)
+            if feeder is not None:
+                handed = feeder.finish(start)
             if proof_lines is not None and status == Answer.UNSAT and os.path.exists(proof_path):
                 with open(proof_path, encoding="ascii", errors="replace") as proof:
                     proof_lines.extend(line.rstrip("\n") for line in proof if line.strip())
         finally:
+            if feeder is not None:
+                feeder.finish(start)
             shutil.rmtree(folder, ignore_errors=True)
         seconds = time.perf_counter() - start
+        # handover_seconds: until the whole formula was written (to the file, or into the solver's pipe)
+        handover = {"handover_seconds": round(handed, 6)}
         if status == "timeout":
-            return SatOutcome(Answer.UNKNOWN, seconds=seconds, stats={"stopped": "deadline"})
+            return SatOutcome(Answer.UNKNOWN, seconds=seconds, stats={"stopped": "deadline", **handover})
         if status == Answer.UNKNOWN:
-            return SatOutcome(Answer.UNKNOWN, seconds=seconds, stats={"solver_said": detail or "UNKNOWN"})
-        return SatOutcome(status, model, seconds=seconds)
+            return SatOutcome(Answer.UNKNOWN, seconds=seconds, stats={"solver_said": detail or "UNKNOWN", **handover})
+        return SatOutcome(status, model, seconds=seconds, stats=handover)
 
     def _run(self, command: list[str], deadline: float | None, result_path: str, num_vars: int,
              proof: bool = False) -> tuple[str, list[int] | None, str]:
@@ -184,6 +235,60 @@ class Binary(SatSolver):
             raise SolverError(f"{self.name} gave no usable answer ({_how(ended)}: {outcome.note}{errors.last()})")
         said = outcome.status_line if outcome.status == Answer.UNKNOWN else ""
         return outcome.status, outcome.model, said
+
+
+class _Feeder:
+    """Writes a formula into a named pipe from a thread, once the solver has opened it.
+
+    Opening waits (without blocking) for the solver to open its end, so a solver that exits before reading
+    leaves no thread behind; a solver that stops reading (it ended, or was stopped at the deadline) ends the
+    writing with a broken pipe.  A write error other than that is raised by :meth:`finish`."""
+
+    def __init__(self, path: str, num_vars: int, clauses: Any) -> None:
+        self.path, self.num_vars, self.clauses = path, num_vars, clauses
+        self.stop = threading.Event()
+        self.error: OSError | None = None
+        self.done_at: float | None = None
+        self.thread = threading.Thread(target=self._write, name="dimacs-feeder", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def _write(self) -> None:
+        while True:
+            try:
+                fd = os.open(self.path, os.O_WRONLY | os.O_NONBLOCK)
+                break
+            except OSError as exc:
+                if exc.errno != errno.ENXIO:  # ENXIO: the solver has not opened its end yet
+                    self.error = exc
+                    return
+                if self.stop.wait(0.002):
+                    return
+        os.set_blocking(fd, True)
+        try:
+            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)  # fewer switches between writer and solver
+        except (OSError, AttributeError):
+            pass  # the system's pipe size limit (/proc/sys/fs/pipe-max-size) is lower: keep its default
+        try:
+            with open(fd, "wb", buffering=1 << 20) as out:
+                write_formula(out, self.num_vars, self.clauses)
+            self.done_at = time.perf_counter()
+        except BrokenPipeError:
+            pass  # the solver stopped reading: it ended, or was stopped
+        except OSError as exc:
+            self.error = exc
+
+    def finish(self, start: float) -> float:
+        """Wait for the writer (the solver has ended, so it ends too); seconds from ``start`` until the whole
+        formula was written (until now if it was not)."""
+        self.stop.set()
+        if self.thread.is_alive() or self.thread.ident is not None:
+            self.thread.join()
+        if self.error is not None:
+            error, self.error = self.error, None
+            raise InputError(f"cannot write the formula into {self.path}: {error.strerror or error}") from None
+        return (self.done_at or time.perf_counter()) - start
 
 
 def _how(ended: Executed) -> str:

@@ -23,6 +23,7 @@ class Pycosat(SatSolver):
     marker = "o"
 
     def preload(self) -> None:
+        super().preload()
         try:
             import pycosat  # noqa: F401
         except ImportError:

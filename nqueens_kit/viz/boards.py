@@ -394,7 +394,7 @@ def plot_bnb_tree(tree: Any, ax: Axes | None = None, title: str | None = None) -
             ax.text(x, y, str(node.id), ha="center", va="center", color="white", fontsize="small",
                     fontweight="bold", zorder=5)
             if node.bound is not None:
-                ax.text(x, y - 0.3, f"{node.bound:.2f}", ha="center", va="top", fontsize="x-small", color="0.25",
+                ax.text(x, y - 0.3, f"{node.bound:.2f}", ha="center", va="top", fontsize="small", color="0.2",
                         zorder=5)
     ax.set_xlim(-0.8, leaves - 0.2)
     ax.set_ylim(-depth - 0.7, 0.6)

@@ -19,6 +19,7 @@ added to the registry appears in its own colour without a change here.
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -462,13 +463,15 @@ def plot_phase(summary: Sequence[Mapping[str, Any]], title: str | None = None, c
 
 
 def plot_phase_effort(summary: Sequence[Mapping[str, Any]], config: str | None = None, cost: str = "conflicts",
-                      title: str | None = None, density: float | None = None) -> Figure:
+                      title: str | None = None, density: float | None = None,
+                      figsize: tuple[float, float] = (10, 4.4)) -> Figure:
     """The effort of one configuration across a phase-transition study of one family, after Gent, Jefferson
     and Nightingale (2017): left, the median ``cost`` (``conflicts`` or ``nodes``, the solver's own count)
     against the density, one line per n, each n's crossing marked by a dotted line in its colour, so the peak
     is seen moving with n; right, at the largest n, the spread of the same count over the instances of each
     density: the middle half (percentiles 25 to 75) and percentiles 10 to 90 as bands, the median, and the
-    largest as dots (the heavy tail).  ``density`` draws a marker at that density on both panels."""
+    largest as dots (the heavy tail).  ``density`` draws a marker at that density on both panels; ``figsize``
+    in inches (an app draws it at the size it shows it, so the text is not scaled down)."""
     if cost not in ("conflicts", "nodes"):
         raise InputError(f"unknown cost {cost!r}; valid: conflicts, nodes")
     if config is None:  # the first configuration that reports the count
@@ -480,7 +483,7 @@ def plot_phase_effort(summary: Sequence[Mapping[str, Any]], config: str | None =
     family = next((e.get("family") for e in points if e.get("family")), None) or "completion"
     ns = sorted({int(e["n"]) for e in points})
     colours = plt.get_cmap("viridis")
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.4), layout="constrained")
+    fig, (left, right) = plt.subplots(1, 2, figsize=figsize, layout="constrained")
     plt.close(fig)
     for i, n in enumerate(ns):
         colour = colours(i / max(1, len(ns) - 1) * 0.85)
@@ -496,7 +499,6 @@ def plot_phase_effort(summary: Sequence[Mapping[str, Any]], config: str | None =
     left.set_ylabel(f"median {cost}")
     left.grid(True, alpha=0.3)
     left.plot([], [], color="0.4", linestyle=":", label="half solvable")
-    left.legend(fontsize="small", ncols=2)
     largest = max((n for n in ns if any(e["n"] == n and e.get(f"median_{cost}") is not None for e in points)),
                   default=ns[-1])
     at = sorted((e for e in points if e["n"] == largest), key=lambda e: e["density"])
@@ -516,11 +518,17 @@ def plot_phase_effort(summary: Sequence[Mapping[str, Any]], config: str | None =
         right.axvline(where, color="0.4", linestyle=":", linewidth=1.4)
     _log_scale_if_positive(right, "y", f"no point reports {cost}")
     right.set_xlabel(axis)
-    right.set_ylabel(f"{cost} per instance, n = {largest}")
+    right.set_ylabel(f"{cost} (n = {largest})")
     right.grid(True, alpha=0.3)
-    right.legend(fontsize="small", loc="upper left")
+    # one legend under both panels: inside, a legend would cover the curves near the crossing, where they matter
+    handles = [h for ax in (left, right) for h in ax.get_legend_handles_labels()[0]]
+    labels = [text for ax in (left, right) for text in ax.get_legend_handles_labels()[1]]
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(5 if figsize[0] >= 9 else 3, len(labels)),
+               fontsize="small",
+               frameon=False, columnspacing=1.0, handlelength=1.6)
     if density is not None:
         for ax in (left, right):
             ax.axvline(density, color="0.1", linewidth=2.0, alpha=0.5)
-    fig.suptitle(title or f"{PHASE_TITLES.get(family, family)}: {cost} of {config}", fontsize="large")
+    fig.suptitle(textwrap.fill(title or f"{PHASE_TITLES.get(family, family)}: {cost} of {config}",
+                               round(figsize[0] * 8), break_on_hyphens=False), fontsize="large")
     return fig

@@ -146,8 +146,10 @@ def draw_implication_graph(result: Any, step: int | None = None, ax: Any = None)
     crossing = set(graph.cut_edges())
     for a, b in graph.edges:
         across = (a, b) in crossing
+        others = [xy for lit, xy in where.items() if lit not in (a, b)]
         ax.add_patch(FancyArrowPatch(where[a], where[b], arrowstyle="-|>", mutation_scale=16, shrinkA=24,
                                      shrinkB=24, color=OKABE_ITO["vermillion"] if across else "0.45",
+                                     connectionstyle=f"arc3,rad={_bend(where[a], where[b], others)}",
                                      linewidth=2.0 if across else 1.2, zorder=2))
     for lit, (x, y) in where.items():
         if lit == 0:
@@ -166,6 +168,19 @@ def draw_implication_graph(result: Any, step: int | None = None, ax: Any = None)
     learned = " ∨ ".join(cnf.literal_name(lit) for lit in graph.learned)
     ax.set_title(textwrap.fill(f"learned: {learned}", TITLE_CHARACTERS), fontsize="medium")
     return fig
+
+
+def _bend(start: tuple[float, float], end: tuple[float, float], nodes: Sequence[tuple[float, float]]) -> float:
+    """How much an edge of the implication graph bows (matplotlib's ``arc3`` radius) so that it passes no
+    other node's label: straight when it can, else the smallest bend that clears every label."""
+    (x0, y0), (x1, y1) = start, end
+    for rad in (0.0, 0.3, -0.3, 0.5, -0.5, 0.7, -0.7):
+        cx, cy = (x0 + x1) / 2 + rad * (y1 - y0), (y0 + y1) / 2 - rad * (x1 - x0)
+        points = [((1 - t) ** 2 * x0 + 2 * t * (1 - t) * cx + t ** 2 * x1,
+                   (1 - t) ** 2 * y0 + 2 * t * (1 - t) * cy + t ** 2 * y1) for t in (i / 40 for i in range(1, 40))]
+        if not any(abs(px - nx) < 0.45 and abs(py - ny) < 0.3 for px, py in points for nx, ny in nodes):
+            return rad
+    return 0.0
 
 
 def draw_proof_steps(cnf: Any, steps: Sequence[Any], per_row: int = PANELS_PER_ROW) -> Figure:

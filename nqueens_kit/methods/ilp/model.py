@@ -34,6 +34,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import shutil
 import tempfile
 import time
 from collections.abc import Iterator
@@ -44,6 +45,8 @@ from typing import Any
 from ...errors import InputError, SolverError
 from ...problem.board import Board, Cell, Problem, lex_pairs, whole_number
 from ...problem.results import SolveResult, Status
+from ...runtime.console import silenced
+from ...runtime.files import output_path, written_whole
 from ...runtime.limits import DEFAULT_MEMORY_SHARE, check_size, memory_budget, physical_memory
 from ...solvers import get_solver
 from ...solvers.ilp_pulp import IlpSolver, pulp_module
@@ -307,7 +310,11 @@ def _run(model: IlpModel, backend: IlpSolver, deadline: float | None, settings: 
             engine.keepFiles = False
         start = time.perf_counter()
         try:
-            returned = model.prob.solve(engine)
+            if backend.command_line:
+                returned = model.prob.solve(engine)
+            else:  # in this process: its log goes to a file, and nothing it prints reaches the console
+                with silenced():
+                    returned = model.prob.solve(engine)
         except OSError as exc:
             raise InputError(f"{backend.name} could not write its files in {tmp}: {exc.strerror or exc}") from None
         except getattr(pulp, "PulpError", pulp.PulpSolverError) as exc:
@@ -499,6 +506,10 @@ def export_model(problem: Problem | int, formulation: str | Formulation, path: s
     An LP file says ``Maximize`` for ``max-queens``.  MPS has no sense every reader agrees on: CBC 2.10
     ignores an ``OBJSENSE`` section and HiGHS honours it, so the MPS file of ``max-queens`` minimises
     minus the number of queens (optimum -n), which every reader solves alike.
+
+    The file appears whole or not at all (:func:`~nqueens_kit.runtime.files.written_whole`): PuLP writes a
+    draft in a private temporary folder, which is then copied into place; a full disk leaves no partial file
+    and an older file at ``path`` as it was.
     """
     text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
     if not isinstance(text, str):
@@ -518,24 +529,30 @@ def export_model(problem: Problem | int, formulation: str | Formulation, path: s
     try:
         if target.is_dir():
             raise InputError(f"cannot write {target}: it is a folder; name a file FILE.lp or FILE.mps")
-        if not target.parent.is_dir():
-            raise InputError(f"cannot write {target}: folder {target.parent} does not exist")
+        output_path(target, "a model file")
     except OSError as exc:
         raise InputError(f"cannot write {target}: {exc.strerror or exc}") from None
     pulp = pulp_module()
     model = build_model(problem, form)
     try:
-        if suffix == ".lp":
-            model.prob.writeLP(str(target))
-        else:
-            if form.maximise:
-                # Negated here: PuLP 3 and 4 disagree on what writeMPS does with a maximisation.
-                model.prob.sense = pulp.LpMinimize
-                model.prob.setObjective(-pulp.lpSum(list(model.x.values())))
-            model.prob.writeMPS(str(target))
-            if form.maximise:
-                text = target.read_text(encoding="ascii")
-                target.write_text(f"{MPS_MAX_NOTE}\n{text}", encoding="ascii")
+        drafts = tempfile.TemporaryDirectory(prefix="nqueens-kit-model-")
     except OSError as exc:
-        raise InputError(f"cannot write {target}: {exc.strerror or exc}") from None
+        raise InputError(f"cannot write {target}: no temporary folder for the draft ({exc.strerror or exc})") from None
+    with drafts as scratch:
+        draft = Path(scratch) / f"model{suffix}"
+        try:
+            if suffix == ".lp":
+                model.prob.writeLP(str(draft))
+            else:
+                if form.maximise:
+                    # Negated here: PuLP 3 and 4 disagree on what writeMPS does with a maximisation.
+                    model.prob.sense = pulp.LpMinimize
+                    model.prob.setObjective(-pulp.lpSum(list(model.x.values())))
+                model.prob.writeMPS(str(draft))
+        except OSError as exc:
+            raise InputError(f"cannot write {target}: {exc.strerror or exc}; nothing was written") from None
+        with written_whole(target, encoding="ascii") as out, open(draft, encoding="ascii") as drafted:
+            if suffix == ".mps" and form.maximise:
+                out.write(f"{MPS_MAX_NOTE}\n")
+            shutil.copyfileobj(drafted, out)
     return target

@@ -9,6 +9,8 @@ Inside:
 - :data:`ENCODINGS`: the name -> :class:`Encoding` registry, each with its closed-form counts
   ``counts(k) -> (helper variables, clauses)`` for an at-most-one over ``k`` literals.
 - :func:`exactly_one`: the at-least-one clause plus the chosen at-most-one.
+- :func:`line_template`: the clauses of one line of ``k`` cells once, over local positions, as arrays (what
+  the fast builder of :mod:`nqueens_kit.methods.sat.cnf` stamps onto every line of that length).
 
 Every public function checks what it is given (the literals non-zero ints, each already a variable of the
 pool, so that helpers cannot collide with them; the pool a :class:`VarPool`; ``define`` True or False;
@@ -36,7 +38,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from math import isqrt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import InputError
 from ...problem.board import whole_number
@@ -49,6 +51,9 @@ from ...runtime.limits import (
     memory_budget,
     physical_memory,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Clause = list[int]
 
@@ -370,3 +375,215 @@ def exactly_one(lits: Sequence[int], pool: VarPool, encoding: str = DEFAULT_ENCO
     chosen = get_encoding(encoding)
     items = _literals(lits, pool, define, chosen.name)
     return [list(items)] + chosen.at_most_one(items, pool, define)
+
+
+@dataclass(frozen=True)
+class Template:
+    """The clauses the readable encoding makes for one line of ``k`` cells, over local codes: ``±i`` for
+    the line's i-th cell (1 .. k), ``±(k + j)`` for its j-th helper (1 .. ``helpers``), in the encoding's own
+    clause order (the at-least-one clause first for an exact line).  ``literals`` is the flat int32 array of
+    codes, ``offsets`` (int64, one more than the clauses) where each clause starts in it."""
+
+    k: int
+    helpers: int
+    literals: np.ndarray
+    offsets: np.ndarray
+
+    @property
+    def num_clauses(self) -> int:
+        return len(self.offsets) - 1
+
+
+def line_template(name: str, k: int, exact: bool, define: bool = False) -> Template:
+    """The :class:`Template` of the encoding ``name`` for a line of ``k`` cells (with the at-least-one clause
+    when ``exact``), derived once from the readable encoding itself and cached.
+
+    >>> t = line_template("sequential", 3, exact=True)
+    >>> t.helpers, t.literals.tolist(), t.offsets.tolist()
+    (2, [1, 2, 3, -1, 4, -2, 5, -4, 5, -2, -4, -3, -5], [0, 3, 5, 7, 9, 11, 13])
+    """
+    encoding = get_encoding(name)
+    k = _variable_count(k, "line_template(k): the cells of a line")
+    if not isinstance(exact, bool):
+        raise InputError(f"exact is True or False, not {_shown(exact)}")
+    if not isinstance(define, bool):
+        raise InputError(f"define is True or False, not {_shown(define)}")
+    key = (encoding.name, k, exact, define)
+    global _template_literals
+    template = _TEMPLATES.pop(key, None)  # taken out and put back: the most recently used come last
+    if template is None:
+        template = _line_template(*key)
+        _template_literals += len(template.literals)
+    _TEMPLATES[key] = template
+    while _template_literals > TEMPLATE_LITERALS and len(_TEMPLATES) > 1:
+        oldest = next(iter(_TEMPLATES))
+        _template_literals -= len(_TEMPLATES.pop(oldest).literals)
+    return template
+
+
+#: How many literals the kept templates may hold together (the least recently used go first).
+TEMPLATE_LITERALS = 1 << 24
+_TEMPLATES: dict[tuple[str, int, bool, bool], Template] = {}
+_template_literals = 0
+
+
+def _line_template(name: str, k: int, exact: bool, define: bool) -> Template:
+    import numpy as np
+
+    twin = _ARRAY_TWINS.get(name)
+    if twin is None:  # an encoding without an array twin: its readable function, line by line
+        pool = VarPool(k)
+        lits = list(range(1, k + 1))
+        clauses = ([lits] if exact else []) + ENCODINGS[name].at_most_one(lits, pool, define)
+        widths = np.fromiter((len(c) for c in clauses), dtype=np.int64, count=len(clauses))
+        literals = np.fromiter((lit for c in clauses for lit in c), dtype=np.int32, count=int(widths.sum()))
+        helpers = pool.top - k
+    else:
+        cells = np.arange(1, k + 1, dtype=np.int32)
+        out = _Pieces(k)
+        if exact:
+            out.add(cells, [k])
+        twin(cells, out, define)
+        literals, widths = out.joined()
+        helpers = out.top - k
+    offsets = np.zeros(len(widths) + 1, dtype=np.int64)
+    np.cumsum(widths, out=offsets[1:])
+    literals.flags.writeable = False
+    offsets.flags.writeable = False
+    return Template(k, helpers, literals, offsets)
+
+
+class _Pieces:
+    """Clauses gathered as pieces of (flat literals, clause widths), and the highest variable in use: what
+    the array twins of the encodings write into, in the readable functions' clause order."""
+
+    def __init__(self, top: int) -> None:
+        self.top = top
+        self.lits: list[np.ndarray] = []
+        self.widths: list[np.ndarray] = []
+
+    def add(self, lits: Any, widths: Any) -> None:
+        import numpy as np
+
+        self.lits.append(np.asarray(lits, dtype=np.int32).ravel())
+        self.widths.append(np.asarray(widths, dtype=np.int64).ravel())
+
+    def take(self, count: int) -> np.ndarray:
+        import numpy as np
+
+        first = self.top + 1
+        self.top += count
+        return np.arange(first, self.top + 1, dtype=np.int32)
+
+    def joined(self) -> tuple[np.ndarray, np.ndarray]:
+        import numpy as np
+
+        if not self.lits:
+            return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int64)
+        return np.concatenate(self.lits), np.concatenate(self.widths)
+
+
+def _pairwise_twin(lits: np.ndarray, out: _Pieces, define: bool = False) -> None:
+    import numpy as np
+
+    k = len(lits)
+    if k < 2:
+        return
+    i, j = np.triu_indices(k, 1)
+    out.add(np.stack([-lits[i], -lits[j]], axis=1), np.full(len(i), 2))
+
+
+def _sequential_twin(lits: np.ndarray, out: _Pieces, define: bool) -> None:
+    import numpy as np
+
+    k = len(lits)
+    if k <= 1:
+        return
+    s = out.take(k - 1)
+    out.add([-lits[0], s[0]], [2])
+    if k > 2:
+        x, now, before = lits[1:k - 1], s[1:k - 1], s[0:k - 2]
+        block = np.stack([-x, now, -before, now, -x, -before], axis=1)
+        out.add(block, np.full(3 * (k - 2), 2))
+    out.add([-lits[-1], -s[-1]], [2])
+    if define:
+        out.add([-s[0], lits[0]], [2])
+        if k > 2:
+            out.add(np.stack([-s[1:k - 1], s[0:k - 2], lits[1:k - 1]], axis=1), np.full(k - 2, 3))
+
+
+def _commander_twin(lits: np.ndarray, out: _Pieces, define: bool) -> None:
+    import numpy as np
+
+    k = len(lits)
+    if k <= SMALL:
+        _pairwise_twin(lits, out)
+        return
+    full, rest = divmod(k, GROUP)
+    commanders = out.take(full + (1 if rest >= 2 else 0))
+    a, b, c = (lits[0:GROUP * full:GROUP], lits[1:GROUP * full:GROUP], lits[2:GROUP * full:GROUP])
+    h = commanders[:full]
+    columns = [-a, -b, -a, -c, -b, -c, -a, h, -b, h, -c, h]
+    widths = [2] * 6
+    if define:
+        columns += [-h, a, b, c]
+        widths.append(4)
+    out.add(np.stack(columns, axis=1), np.tile(widths, full))
+    if rest == 2:
+        x, y, t = lits[-2], lits[-1], commanders[-1]
+        out.add([-x, -y, -x, t, -y, t] + ([-t, x, y] if define else []), [2, 2, 2] + ([3] if define else []))
+        _commander_twin(commanders, out, define)
+    elif rest == 1:
+        _commander_twin(np.concatenate([commanders, lits[-1:]]), out, define)
+    else:
+        _commander_twin(commanders, out, define)
+
+
+def _product_twin(lits: np.ndarray, out: _Pieces, define: bool) -> None:
+    import numpy as np
+
+    k = len(lits)
+    if k <= SMALL:
+        _pairwise_twin(lits, out)
+        return
+    q = ceil_sqrt(k)
+    p = -(-k // q)
+    u = out.take(p)
+    v = out.take(q)
+    index = np.arange(k)
+    out.add(np.stack([-lits, u[index // q], -lits, v[index % q]], axis=1), np.full(2 * k, 2))
+    if define:
+        rows = [[-int(u[i]), *lits[i * q:(i + 1) * q].tolist()] for i in range(p)]
+        cols = [[-int(v[j]), *lits[j::q].tolist()] for j in range(q)]
+        out.add([x for c in rows + cols for x in c], [len(c) for c in rows + cols])
+    _product_twin(u, out, define)
+    _product_twin(v, out, define)
+
+
+def _binary_twin(lits: np.ndarray, out: _Pieces, define: bool) -> None:
+    import numpy as np
+
+    k = len(lits)
+    if k <= 1:
+        return
+    m = (k - 1).bit_length()
+    bits = out.take(m)
+    index = np.arange(k)[:, None]
+    has = ((index >> np.arange(m)[None, :]) & 1).astype(bool)  # (k, m): bit j of i
+    second = np.where(has, bits[None, :], -bits[None, :])
+    first = np.broadcast_to(-lits[:, None], (k, m))
+    out.add(np.stack([first, second], axis=2), np.full(k * m, 2))
+    if define:
+        clauses = [[-int(bits[j]), *lits[has[:, j]].tolist()] for j in range(m)]
+        out.add([x for c in clauses for x in c], [len(c) for c in clauses])
+
+
+#: Encoding name -> its array twin: the same clauses in the same order as the readable function, made with
+#: whole-array operations (``tests/test_fast_build.py`` holds each to its readable function).
+_ARRAY_TWINS: dict[str, Callable[[np.ndarray, _Pieces, bool], None]] = {
+    "pairwise": _pairwise_twin,
+    "sequential": _sequential_twin,
+    "commander": _commander_twin,
+    "product": _product_twin,
+    "binary": _binary_twin,
+}

@@ -23,7 +23,7 @@ from ...problem.board import Board, Cell, Problem, canonical, from_columns, pars
 from ...problem.results import SolveResult, Status
 from ...runtime import isolate
 from ...runtime.limits import Size
-from ..base import Choice, Method, infeasible_message
+from ..base import Choice, Method, check_callback, check_flag, infeasible_message
 
 #: Progress is reported for every finished subtree of this many last rows.
 REPORT_ROWS = 12
@@ -166,6 +166,8 @@ def count_backtrack(n: int, fundamental: bool = False, progress: Callable[[int],
     search is split on the first rows, and ``progress`` (if given) gets the running count after each part.
     """
     n = parse_n(n)
+    check_flag(fundamental, "fundamental")
+    check_callback(progress, "progress")
     if fundamental:
         return len({canonical(n, board) for board in iter_backtrack(n)})
     if n > RECURSION_SAFE:

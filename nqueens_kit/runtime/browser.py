@@ -1,0 +1,322 @@
+"""The kit in a browser (Pyodide, the course's JupyterLite edition, ``make lite``): what is there and what is not.
+
+Pyodide runs CPython compiled to WebAssembly inside the page: no child processes, no threads, no
+executables, and only the packages the site ships (python-sat, PuLP 3, ipywidgets) plus, online, those of
+the Pyodide CDN (numpy, matplotlib).  This module tells the rest of the kit so:
+
+- :data:`IN_BROWSER` (``sys.platform == "emscripten"``) and :func:`can_thread`;
+- :func:`run_here`: a job that would run in a child process runs in this one, and its time limit holds only
+  through the solvers that stop themselves (python-sat's conflict budgets, HiGHS's time limit);
+- :func:`budget_solve`: a python-sat solve that stops at a deadline by conflict budgets instead of a timer
+  thread;
+- :func:`needs`: the one line a figure or a method says when what it needs is not in the browser;
+- :func:`install_stand_in`: offline, ``import matplotlib`` (the kit's figure modules, a chapter's first cell)
+  succeeds with a stand-in whose every use raises that one line, so the rest of a chapter runs; once
+  ``%pip install matplotlib`` has brought the real one (online), every use goes to it;
+- :func:`pycosat_solve` / :func:`pycosat_itersolve`: pycosat's API on python-sat, for the chapters that call
+  pycosat directly (the site ships them as its ``pycosat`` module).
+
+Outside a browser every function here is a no-op or never called.
+
+>>> IN_BROWSER
+False
+>>> pycosat_solve([[1, 2], [-1], [-2, 3]])
+[-1, 2, 3]
+>>> pycosat_solve([[1], [-1]])
+'UNSAT'
+>>> sorted(map(tuple, pycosat_itersolve([[1, 2]])))
+[(-1, 2), (1, -2), (1, 2)]
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+from ..errors import NQueensError, SolverNotAvailable
+
+#: True inside Pyodide (a browser, or Node with Pyodide).
+IN_BROWSER = sys.platform == "emscripten"
+
+#: The Pyodide CDN's packages the chapters' figures use; online, ``%pip install`` brings them.
+CDN_PACKAGES = ("numpy", "matplotlib")
+
+#: Conflicts between two looks at the clock in :func:`budget_solve` (a few milliseconds of search).
+BUDGET_CONFLICTS = 2000
+
+
+def can_thread() -> bool:
+    """Whether this Python can start a thread (not in Pyodide)."""
+    if not IN_BROWSER:
+        return True
+    import threading
+
+    try:
+        thread = threading.Thread(target=lambda: None)
+        thread.start()
+        thread.join()
+    except RuntimeError:
+        return False
+    return True
+
+
+def needs(what: str, why: str) -> str:
+    """The one line that says ``what`` is missing in the browser and what to do (for messages and errors).
+
+    >>> needs("matplotlib", "this figure").split(": ")[0]
+    'this figure needs matplotlib, which the browser edition does not ship'
+    """
+    if what in CDN_PACKAGES:
+        return (f"{why} needs {what}, which the browser edition does not ship: online, run %pip install {what} "
+                "(from the Pyodide CDN); the desktop kit has it")
+    return f"{why} needs {what}, which cannot run in a browser; the desktop kit (pip install nqueens-kit) has it"
+
+
+def has_module(name: str) -> bool:
+    """Whether ``name`` can be imported here (without importing it)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def budget_solve(solver: Any, assumptions: Sequence[int], deadline: float | None) -> bool | None:
+    """Solve with python-sat's ``solver`` until ``deadline`` (``time.monotonic()``): True / False, or None when
+    the deadline passed.  The search runs in slices of :data:`BUDGET_CONFLICTS` conflicts (python-sat keeps
+    the solver's state between them), so no timer thread is needed."""
+    if deadline is None:
+        return bool(solver.solve(assumptions=list(assumptions)))
+    while True:
+        if time.monotonic() >= deadline:
+            return None
+        solver.conf_budget(BUDGET_CONFLICTS)
+        result = solver.solve_limited(assumptions=list(assumptions))
+        if result is not None:
+            return bool(result)
+
+
+def run_here(fn: Callable[..., Any], args: tuple[Any, ...], time_limit: float | None,
+             on_message: Callable[[Any], None] | None = None) -> Any:
+    """Run a job that would run in a child process in this process (there are no others in a browser) and
+    return an :class:`~nqueens_kit.runtime.isolate.ChildRun`.  The time limit binds only through the solvers
+    that stop themselves; a run that ends later than the limit is reported as a timeout.  ``on_message``
+    receives what the job reports (:func:`~nqueens_kit.runtime.isolate.report`), as from a child."""
+    import contextlib
+
+    from .isolate import ChildRun, Ended, reporting
+
+    start = time.monotonic()
+    try:
+        with reporting(on_message) if on_message is not None else contextlib.nullcontext():
+            value = fn(*args)
+    except MemoryError:
+        return ChildRun(Ended.MEMOUT, wall=time.monotonic() - start)
+    except NQueensError:  # the kit's own one-line errors reach the caller as they are
+        raise
+    except Exception as exc:
+        return ChildRun(Ended.FAILED, wall=time.monotonic() - start, error=str(exc) or type(exc).__name__,
+                        error_type=type(exc).__name__)
+    wall = time.monotonic() - start
+    if time_limit is not None and wall > time_limit * 1.5 + 1.0:
+        return ChildRun(Ended.TIMEOUT, value=value, wall=wall)
+    return ChildRun(Ended.DONE, value=value, wall=wall)
+
+
+# -- pycosat's API on python-sat --------------------------------------------------------------------------
+
+#: The python-sat solver behind :func:`pycosat_solve` (CaDiCaL 1.9.5, as the browser's default SAT solver).
+PYCOSAT_BACKEND = "cadical195"
+
+
+def _num_vars(clauses: Sequence[Sequence[int]], vars: int) -> int:
+    return max([vars, *(abs(lit) for clause in clauses for lit in clause)])
+
+
+def pycosat_solve(clauses: Iterable[Iterable[int]], vars: int = 0, verbose: int = 0,
+                  prop_limit: int = 0) -> list[int] | str:
+    """``pycosat.solve``: a model as a list of literals 1..vars, ``"UNSAT"``, or ``"UNKNOWN"`` when a
+    ``prop_limit`` (here: a budget of that many propagations) ran out."""
+    from pysat.solvers import Solver
+
+    formula = [list(clause) for clause in clauses]
+    n = _num_vars(formula, vars)
+    with Solver(name=PYCOSAT_BACKEND, bootstrap_with=formula) as solver:
+        if prop_limit:
+            solver.prop_budget(prop_limit)
+            result = solver.solve_limited()
+            if result is None:
+                return "UNKNOWN"
+        else:
+            result = solver.solve()
+        if not result:
+            return "UNSAT"
+        return _full_model(solver.get_model() or [], n)
+
+
+def pycosat_itersolve(clauses: Iterable[Iterable[int]], vars: int = 0, verbose: int = 0,
+                      prop_limit: int = 0) -> Iterator[list[int]]:
+    """``pycosat.itersolve``: every model, each blocked in turn (on all variables, as pycosat does)."""
+    from pysat.solvers import Solver
+
+    formula = [list(clause) for clause in clauses]
+    n = _num_vars(formula, vars)
+    with Solver(name=PYCOSAT_BACKEND, bootstrap_with=formula) as solver:
+        while solver.solve():
+            model = _full_model(solver.get_model() or [], n)
+            yield model
+            solver.add_clause([-lit for lit in model])
+
+
+def _full_model(model: Sequence[int], n: int) -> list[int]:
+    """A model over exactly the variables 1..n (python-sat leaves out variables the formula never names)."""
+    value = {abs(lit): lit for lit in model}
+    return [value.get(v, -v) for v in range(1, n + 1)]
+
+
+#: The ``pycosat`` module the site ships (:func:`nqueens_kit.course.lite.stand_in_wheel`).
+PYCOSAT_MODULE = '''"""pycosat's API for the browser edition of nqueens-kit: the solving is done by python-sat
+(CaDiCaL 1.9.5), which has a WebAssembly build; pycosat (PicoSAT) has none.  nqueens_kit.solvers lists it
+as such ("pycosat: not in the browser")."""
+from nqueens_kit.runtime.browser import pycosat_itersolve as itersolve, pycosat_solve as solve
+
+__version__ = "0+python-sat"
+BROWSER_STAND_IN = True
+'''
+
+
+def require_browser_module(name: str, why: str) -> Any:
+    """Import ``name``, or :class:`SolverNotAvailable` with :func:`needs`' one line."""
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        raise SolverNotAvailable(needs(name, why)) from None
+
+
+# -- matplotlib, offline ------------------------------------------------------------------------------------
+
+class FigureNeedsPackage(ModuleNotFoundError):
+    """A figure needs a package of the Pyodide CDN that is not loaded (one line, see :func:`needs`)."""
+
+
+def _real(module: str) -> Any:
+    """The real ``module`` if it can be imported now (after ``%pip install``), else None."""
+    import importlib
+
+    root = module.split(".")[0]
+    finder = _STAND_IN.get("finder")
+    if finder in sys.meta_path:
+        sys.meta_path.remove(finder)
+    stand_ins = {name: mod for name, mod in sys.modules.items()
+                 if name.split(".")[0] == root and isinstance(mod, _StandInModule)}
+    for name in stand_ins:
+        del sys.modules[name]
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        sys.modules.update(stand_ins)
+        if finder is not None:
+            sys.meta_path.append(finder)
+        return None
+
+
+class _Missing:
+    """An attribute of a stand-in module: calling, iterating or reading it uses the real package when it has
+    been installed since, else raises :class:`FigureNeedsPackage`."""
+
+    def __init__(self, module: str, path: tuple[str, ...]) -> None:
+        self._module, self._path = module, path
+
+    def _resolve(self) -> Any:
+        target = _real(self._module)
+        if target is None:
+            raise FigureNeedsPackage(needs(self._module.split(".")[0], "this figure"))
+        for name in self._path:
+            target = getattr(target, name)
+        return target
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        return _Missing(self._module, (*self._path, name))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._resolve()(*args, **kwargs)
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._resolve()[key]
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._resolve()[key] = value
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._resolve())
+
+    def __instancecheck__(self, instance: Any) -> bool:
+        target = _real(self._module)
+        return target is not None and isinstance(instance, self._resolve())
+
+    def __repr__(self) -> str:
+        return f"<{'.'.join((self._module, *self._path))}: {needs(self._module.split('.')[0], 'it')}>"
+
+
+class _Settings(dict[str, Any]):
+    """matplotlib's ``rcParams`` while it is not loaded: settings are kept (they draw nothing)."""
+
+    def _get(self, key: str) -> Any:
+        return self.get(key)
+
+
+#: What a stand-in module has for real: the settings (a chapter's style call sets them) and no backend.
+_SETTINGS = _Settings()
+_PRESENT = {"rcParams": _SETTINGS, "get_backend": lambda *args, **kwargs: "none (matplotlib is not loaded)"}
+
+
+class _StandInModule(type(sys)):  # type: ignore[misc]
+    """A stand-in for a module of a package the browser has not loaded (see :func:`install_stand_in`)."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        if name in _PRESENT and _real(self.__name__) is None:
+            return _PRESENT[name]
+        return _Missing(self.__name__, (name,))
+
+
+_STAND_IN: dict[str, Any] = {}
+
+
+def install_stand_in(package: str = "matplotlib") -> bool:
+    """In a browser without ``package``: make ``import package[.sub]`` give stand-ins (see the module
+    docstring).  Returns whether it did; outside a browser, or with the package present, it does nothing."""
+    if not IN_BROWSER or has_module(package) or "finder" in _STAND_IN:
+        return False
+    import importlib.abc
+    import importlib.machinery
+
+    class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+        def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+            if fullname != package and not fullname.startswith(package + "."):
+                return None
+            return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+
+        def create_module(self, spec: Any) -> Any:
+            module = _StandInModule(spec.name, f"stand-in: {needs(package, 'this figure')}")
+            module.__path__ = []
+            return module
+
+        def exec_module(self, module: Any) -> None:
+            pass
+
+    _STAND_IN["finder"] = Finder()
+    sys.meta_path.append(_STAND_IN["finder"])
+    return True
+
+
+install_stand_in()
+
