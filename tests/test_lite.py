@@ -4,7 +4,11 @@
 In the Pyodide kernel: chapter 2's cells run (a figure that needs matplotlib, which only the Pyodide CDN has,
 must say so in one line and nothing else may fail); 8 queens is solved by SAT (python-sat) and by ILP
 (PuLP's model, HiGHS compiled to WebAssembly), each board checked here with ``verify``; n = 8 is counted
-against the published count; the playground's board explorer redraws when its n slider moves.  Every
+against the published count; the playground's board explorer redraws when its n slider moves.  Chapters 3,
+4 and 7 run to the end, every code cell in order, as under test (``CI`` set): each cell runs, or ends with
+the kit's one line saying what it needs that the browser lacks (matplotlib or numpy from the Pyodide CDN, an
+executable solver, a compiled package) and never with a traceback, so no later cell fails because an earlier
+one could not run; the cells that read the notebook folder's data files run.  Every
 request the page and its kernel made stayed on the machine.  The site's size, the build time and the time
 to the first answer are printed (``-s``) with their ratios.
 
@@ -22,6 +26,7 @@ import shutil
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -44,6 +49,11 @@ CHAPTER = "02-solving-with-sat.ipynb"
 #: The one kind of error a chapter cell may end with in the offline browser: a module of the Pyodide CDN.
 CDN_ERRORS = ("ModuleNotFoundError", "FigureNeedsPackage")
 CDN_MODULE_ERROR = ("is included in the Pyodide distribution, but it is not installed", "does not ship")
+
+#: The chapters run to the end: every code cell runs or says in one line why not.
+TO_THE_END = ("03-the-ilp-model.ipynb", "04-encodings-compared.ipynb", "07-inside-the-solvers.ipynb")
+#: What such a cell may end with: the kit's one-line refusals (and Pyodide's own for a CDN module).
+REFUSALS = ("FigureNeedsPackage", "ModuleNotFoundError", "SolverNotAvailable", "NotInBrowser")
 
 #: Runs in the kernel: both solvers' boards, a count, and what the registry says, as one JSON line.
 CHECK = """
@@ -94,6 +104,20 @@ RUN_FIRST_CODE_CELL = """async () => {
   notebook.activeCellIndex = notebook.widgets.findIndex(cell => cell.model.type === "code");
   await window.jupyterapp.commands.execute("notebook:run-cell");
 }"""
+
+
+def _error_class(ename: str) -> str:
+    """``NotInBrowser`` from the kernel's ``<class 'nqueens_kit.runtime.browser.NotInBrowser'>``."""
+    return ename.strip("<>'").rsplit("'", 1)[-1].rsplit(".", 1)[-1]
+
+
+def _reason(evalue: str) -> str:
+    """What a refusing cell said it needs, in a few words (for the summary)."""
+    if "not in the browser: " in evalue:
+        return evalue.split("not in the browser: ", 1)[1].split(",")[0].split(";")[0].split(" (")[0]
+    if " needs " in evalue:
+        return evalue.split(" needs ", 1)[1].split(",")[0]
+    return evalue.split(": ")[0]
 
 
 def _importable(module: str) -> bool:
@@ -273,6 +297,38 @@ def test_the_playground_slider_redraws_the_board_offline(browser: Browser, tmp_p
     assert explorer.get_by_text(f"solution 1 of {published_count(9)}").is_visible()
     assert board.screenshot() != before
     assert all(url.startswith(PYODIDE_CDN) for url in browser.refused), browser.refused[:5]
+    page.close()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("chapter", TO_THE_END)
+def test_a_chapter_runs_to_the_end_or_says_why(chapter: str, browser: Browser) -> None:
+    start = time.perf_counter()
+    page = browser.open(chapter)
+    opened = time.perf_counter() - start
+    _, ename, evalue = _run(page, "import os\nos.environ['CI'] = '1'  # the sizes of the chapters under test")
+    assert not ename, f"{ename}: {evalue}"
+    cells = [c for c in json.loads((ROOT / "notebooks" / chapter).read_text())["cells"] if c["cell_type"] == "code"]
+    ran, said = [], {}
+    for number, cell in enumerate(cells):
+        source = "".join(cell["source"])
+        _, ename, evalue = _run(page, source)
+        if not ename:
+            ran.append(number)
+            continue
+        # A refusal is one line from the kit naming what the browser lacks; anything else is a failure.
+        assert _error_class(ename) in REFUSALS and "\n" not in evalue.strip() and \
+            ("browser" in evalue or any(s in evalue for s in CDN_MODULE_ERROR)), \
+            f"code cell {number} of {chapter} failed in the browser: {ename}: {evalue}\n{source}"
+        said[number] = _reason(evalue)
+    seconds = time.perf_counter() - start
+    reads_data = [n for n, c in enumerate(cells) if 'Path("data")' in "".join(c["source"])]
+    assert not set(reads_data) - set(ran), f"cells {reads_data} read the notebook folder's data: {said}"
+    assert len(ran) >= len(cells) // 2, f"only {ran} of {len(cells)} cells ran; the others said: {said}"
+    assert all(url.startswith(PYODIDE_CDN) for url in browser.refused), browser.refused[:5]
+    reasons = ", ".join(f"{why}: {count}" for why, count in sorted(Counter(said.values()).items()))
+    print(f"\n{chapter}: {len(ran)} of {len(cells)} code cells ran, {len(said)} said in one line why not "
+          f"({reasons}); {seconds:.1f} s, of which opening the page and its kernel {opened:.1f} s "
+          f"({opened / seconds:.0%})")
     page.close()  # type: ignore[attr-defined]
 
 

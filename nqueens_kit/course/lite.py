@@ -101,8 +101,12 @@ KIT_DEPENDS = ("python-sat", "pulp", "tqdm", "ipywidgets", "pycosat")
 #: Loaded when the kernel starts, so that the first cell of a chapter imports the kit at once.
 PRELOAD = ("micropip", "nqueens-kit")
 #: Run by the kernel as it starts (an IPython start-up file): the kit learns it is in a browser before any
-#: cell runs, so that ``import matplotlib`` in a chapter's first cell gets the offline stand-in.
-STARTUP = "import nqueens_kit.runtime.browser  # the browser edition: see its docstring\n"
+#: cell runs, so that ``import matplotlib`` in a chapter's first cell gets the offline stand-in, the chapters
+#: read their data files even when the drive cannot be read, and a cell that cannot run says so in one line
+#: (:func:`nqueens_kit.runtime.browser.start_kernel`).
+STARTUP = ("import nqueens_kit.runtime.browser as _nqk_browser  # the browser edition: see its docstring\n"
+           "_nqk_browser.start_kernel(get_ipython())\n"
+           "del _nqk_browser\n")
 #: Where the site's own wheel puts the start-up file, in Pyodide's site-packages; the kernel's IPYTHONDIR.
 STARTUP_FOLDER = "nqueens_kit_browser/ipython"
 SITE_PACKAGES = "/lib/python3.14/site-packages"
@@ -205,9 +209,11 @@ def _extract(tarball: Path, prefix: str, target: Path, names: tuple[str, ...] | 
             (target / relative).write_bytes(extracted.read())
 
 
-def write_lock(pyodide: Path, wheels: list[Path], kit: Path) -> dict[str, object]:
+def write_lock(pyodide: Path, wheels: list[Path], kit: Path,
+               site_files: dict[str, bytes] | None = None) -> dict[str, object]:
     """Rewrite ``pyodide/pyodide-lock.json``: the shipped wheels by their own name and sha256 (they sit beside
-    the lock), the kit with its browser dependencies, every other package on the Pyodide CDN."""
+    the lock), the kit with its browser dependencies, every other package on the Pyodide CDN; the site's own
+    wheel carries ``site_files`` (see :func:`stand_in_wheel`)."""
     lock_path = pyodide / "pyodide-lock.json"
     lock = json.loads(lock_path.read_text())
     packages: dict[str, dict[str, object]] = lock["packages"]
@@ -227,7 +233,7 @@ def write_lock(pyodide: Path, wheels: list[Path], kit: Path) -> dict[str, object
                                "imports": ["nqueens_kit"], "depends": list(KIT_DEPENDS),
                                "unvendored_tests": False}
     shutil.copyfile(kit, pyodide / kit.name)
-    shim = stand_in_wheel(kit.parent)
+    shim = stand_in_wheel(kit.parent, site_files)
     packages["pycosat"] = {"name": "nqueens-kit-browser", "version": "0.1.0", "file_name": shim.name,
                            "install_dir": "site", "sha256": _sha256(shim), "package_type": "package",
                            "imports": ["pycosat"], "depends": ["python-sat"], "unvendored_tests": False}
@@ -236,17 +242,19 @@ def write_lock(pyodide: Path, wheels: list[Path], kit: Path) -> dict[str, object
     return lock
 
 
-def stand_in_wheel(dest: Path) -> Path:
+def stand_in_wheel(dest: Path, site_files: dict[str, bytes] | None = None) -> Path:
     """A wheel of the site's own: the ``pycosat`` module (pycosat's API on python-sat, for the chapters that
-    import pycosat, which has no WebAssembly build: :data:`~nqueens_kit.runtime.browser.PYCOSAT_MODULE`) and
-    the kernel's start-up file (:data:`STARTUP`; the kernel finds it through ``IPYTHONDIR``)."""
+    import pycosat, which has no WebAssembly build: :data:`~nqueens_kit.runtime.browser.PYCOSAT_MODULE`),
+    the kernel's start-up file (:data:`STARTUP`; the kernel finds it through ``IPYTHONDIR``) and a copy of
+    the notebook folder's files other than the chapters, ``site_files`` (path: contents), for a kernel that
+    cannot read the site's drive (:data:`~nqueens_kit.runtime.browser.SITE_FILES`)."""
     import zipfile
 
-    from ..runtime.browser import PYCOSAT_MODULE
+    from ..runtime.browser import PYCOSAT_MODULE, SITE_FILES
 
     name, version = "nqueens_kit_browser", "0.1.0"
     info = f"{name}-{version}.dist-info"
-    files = {
+    files: dict[str, str | bytes] = {
         "pycosat.py": PYCOSAT_MODULE,
         f"{STARTUP_FOLDER}/profile_default/startup/00-nqueens-kit.py": STARTUP,
         f"{info}/METADATA": f"Metadata-Version: 2.1\nName: nqueens-kit-browser\nVersion: {version}\n"
@@ -254,15 +262,17 @@ def stand_in_wheel(dest: Path) -> Path:
         f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: nqueens-kit\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
         f"{info}/top_level.txt": "pycosat\n",
     }
-    record = [f"{path},sha256={base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b'=').decode()},"
-              f"{len(text.encode())}" for path, text in files.items()]
-    files[f"{info}/RECORD"] = "\n".join(record + [f"{info}/RECORD,,"]) + "\n"
+    files.update({f"{SITE_FILES}/{path}": data for path, data in sorted((site_files or {}).items())})
+    raw = {path: text.encode() if isinstance(text, str) else text for path, text in files.items()}
+    record = [f"{path},sha256={base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b'=').decode()},"
+              f"{len(data)}" for path, data in raw.items()]
+    raw[f"{info}/RECORD"] = ("\n".join(record + [f"{info}/RECORD,,"]) + "\n").encode()
     dest.mkdir(parents=True, exist_ok=True)
     path = dest / f"{name}-{version}-py3-none-any.whl"
     with zipfile.ZipFile(path, "w") as archive:
-        for member, text in files.items():
+        for member, data in raw.items():
             info_ = zipfile.ZipInfo(member, date_time=(2020, 1, 1, 0, 0, 0))
-            archive.writestr(info_, text)
+            archive.writestr(info_, data)
     return path
 
 
@@ -299,8 +309,10 @@ def build_lite(output: str | os.PathLike[str] = "build/lite", cache: str | os.Pa
     pyodide.mkdir(parents=True)
     _extract(pyodide_tgz, "package/", pyodide)
     _extract(highs_tgz, "package/build/", pyodide, ("highs.mjs", "highs.wasm"))
-    write_lock(pyodide, wheels, kit)
     source = notebooks_folder()
+    data_files = {relative.as_posix(): (source / relative).read_bytes() for relative in notebook_files(source)
+                  if relative.suffix != ".ipynb"}
+    write_lock(pyodide, wheels, kit, data_files)
     for relative in notebook_files(source):
         if relative.suffix == ".ipynb" and relative.stem not in chapters:
             continue

@@ -43,6 +43,7 @@ from ..methods.sat.encodings import get_encoding
 from ..problem.board import Cell, Problem, verify
 from ..problem.results import KNOWN_BY, Answer, SolveResult, Status
 from ..runtime import isolate
+from ..runtime.browser import IN_BROWSER, needs
 from ..runtime.limits import check_time_limit
 from ..solvers import get_solver
 from ..solvers.base import importable
@@ -151,6 +152,8 @@ def prove(cnf: CNF, solver: str | None = None, deadline: float | None = None) ->
 def _checker(name: str) -> str:
     if name == "auto":
         found = next((c for c in CHECKERS if importable(c)), None)
+        if found is None and IN_BROWSER:  # both checkers are compiled: no WebAssembly build
+            raise SolverNotAvailable(needs("a proof checker (drup or dratify)", "checking a proof"))
         if found is None:
             raise SolverNotAvailable(f"no proof checker is installed; {CHECKER_HINT}")
         return found

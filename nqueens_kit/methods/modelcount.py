@@ -25,6 +25,7 @@ from ..problem.board import Problem
 from ..problem.results import CountResult, SolveResult
 from ..runtime.limits import Size
 from ..solvers.base import Capabilities, Solver, importable, package_version
+from ..solvers.browser import for_browser
 from .base import Choice, Method
 from .sat.cnf import build_cnf, cnf_size
 from .sat.encodings import ENCODINGS
@@ -80,7 +81,7 @@ class ModelCountMethod(Method):
         return ENCODINGS
 
     def solvers(self) -> Mapping[str, Solver]:
-        return {"ganak": GANAK}
+        return for_browser({"ganak": GANAK}, list)  # in a browser: listed, saying why it cannot run
 
     def settings(self) -> Mapping[str, str]:
         return SETTINGS
@@ -92,7 +93,7 @@ class ModelCountMethod(Method):
         raise InputError(f"--method {self.name} counts boards without finding any")
 
     def count_here(self, problem: Problem, choice: Choice, fundamental: bool) -> tuple[int, int | None]:
-        GANAK.require()
+        self.solvers()["ganak"].require()
         import pyganak
 
         cnf = build_cnf(problem, choice.variant or "pairwise")

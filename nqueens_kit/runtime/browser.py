@@ -84,6 +84,12 @@ def has_module(name: str) -> bool:
         return False
 
 
+def packed_builder_here() -> bool:
+    """Whether large formulas may be built as arrays (numpy): always outside a browser; in one, only once
+    numpy has been loaded from the Pyodide CDN, else they are built clause by clause (the same formula)."""
+    return not IN_BROWSER or has_module("numpy")
+
+
 def budget_solve(solver: Any, assumptions: Sequence[int], deadline: float | None) -> bool | None:
     """Solve with python-sat's ``solver`` until ``deadline`` (``time.monotonic()``): True / False, or None when
     the deadline passed.  The search runs in slices of :data:`BUDGET_CONFLICTS` conflicts (python-sat keeps
@@ -318,5 +324,124 @@ def install_stand_in(package: str = "matplotlib") -> bool:
     return True
 
 
-install_stand_in()
+# -- the kernel: the site's files and the one line a chapter cell ends with ------------------------------
 
+#: Where the site's own wheel puts a copy of the notebook folder's files (its data), in site-packages.
+SITE_FILES = "nqueens_kit_browser/files"
+#: JupyterLite's drive: the notebook folder as the kernel sees it (the kernel starts in it).
+DRIVE = "/drive"
+
+
+def _site_files() -> Any:
+    from pathlib import Path
+
+    for entry in sys.path:
+        folder = Path(entry or ".") / SITE_FILES
+        if folder.is_dir():
+            return folder
+    return None
+
+
+def use_site_files(drive: str = DRIVE) -> bool:
+    """When the kernel cannot read JupyterLite's drive (its files come through the site's service worker,
+    which a browser may block or lack, e.g. in a private window), put an in-memory copy of the notebook
+    folder's files there instead (shipped in the site's wheel: :data:`SITE_FILES`), so that a chapter reads
+    ``data/sweep.csv`` as on the desktop; what a cell writes there lasts until the kernel restarts.  Returns
+    whether it did; with a working drive, or outside a browser, it does nothing."""
+    import os
+    import shutil
+
+    if not IN_BROWSER:
+        return False
+    try:
+        os.listdir(drive)
+        return False
+    except FileNotFoundError:  # no drive (Pyodide outside JupyterLite)
+        return False
+    except OSError:  # the drive is there but cannot be read
+        pass
+    source = _site_files()
+    if source is None:
+        return False
+    try:
+        import pyodide_js
+        from pyodide.ffi import to_js
+
+        fs = pyodide_js.FS
+        fs.unmount(drive)
+        fs.mount(fs.filesystems.MEMFS, to_js({}), drive)
+    except Exception:  # not Pyodide's file system: leave it as it is
+        return False
+    shutil.copytree(source, drive, dirs_exist_ok=True)
+    return True
+
+
+class NotInBrowser(Exception):
+    """A chapter cell that cannot run in a browser, said in one line (no traceback)."""
+
+    def _render_traceback_(self) -> list[str]:
+        return [f"NotInBrowser: {self}"]
+
+
+#: The solver registry entries listed but refused in this browser, by name: their one line (filled by
+#: :func:`nqueens_kit.solvers.browser.not_in_browser`).
+REFUSED: dict[str, str] = {}
+
+
+def _cell_source(tb: Any) -> str:
+    """The source of the notebook cell a traceback started in (its outermost ``<module>`` frame)."""
+    import linecache
+
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_name == "<module>":
+            return "".join(linecache.getlines(code.co_filename))
+        tb = tb.tb_next
+    return ""
+
+
+def explain_failure(error: BaseException, source: str) -> str | None:
+    """The one line for a bare assertion that failed in a cell analysing the runs of a solver the browser
+    refused (the cell names it, as ``"cbc"``): the check had none of its runs to look at.  None otherwise.
+
+    >>> REFUSED["cbc"] = "not in the browser: CBC is an executable"
+    >>> line = explain_failure(AssertionError(), 'cbc = [r for r in runs if r.solver == "cbc"]')
+    >>> line.split(" (")[0], line.split("; ")[-1]
+    ('this cell checks runs of cbc, which the browser could not make', 'the desktop kit has it')
+    >>> explain_failure(AssertionError(), "assert cbc"), explain_failure(AssertionError("why"), '"cbc"')
+    (None, None)
+    >>> del REFUSED["cbc"]
+    """
+    import re
+
+    if not isinstance(error, AssertionError) or str(error):
+        return None
+    named = set(re.findall(r"""["']([\w.-]+)["']""", source))
+    for name, hint in REFUSED.items():
+        if name in named:
+            return (f"this cell checks runs of {name}, which the browser could not make ({hint}); "
+                    "the desktop kit has it")
+    return None
+
+
+def _on_assertion(shell: Any, etype: type, value: BaseException, tb: Any, tb_offset: int | None = None) -> Any:
+    line = explain_failure(value, _cell_source(tb))
+    if line is None:
+        shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
+    else:
+        shell.showtraceback((NotInBrowser, NotInBrowser(line), None))
+    return None
+
+
+def start_kernel(shell: Any) -> None:
+    """What the site's kernel runs as it starts (its IPython start-up file): the site's files when the
+    drive cannot be read (:func:`use_site_files`), and a failed bare assertion about a solver the browser
+    refused said in one line (:func:`explain_failure`)."""
+    if not IN_BROWSER:
+        return
+    use_site_files()
+    if shell is not None:
+        shell.set_custom_exc((AssertionError,), _on_assertion)
+
+
+install_stand_in()

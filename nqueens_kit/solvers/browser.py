@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from ..errors import SolverError, SolverNotAvailable
 from ..problem.results import Answer
-from ..runtime.browser import IN_BROWSER, budget_solve, needs
+from ..runtime.browser import IN_BROWSER, REFUSED, budget_solve, needs
 from .base import Capabilities, Clause, SatOutcome, Solver
 from .ilp_pulp import Candidate, IlpSolver, pulp_module
 from .python_sat import PySat
@@ -222,6 +222,7 @@ _NOT_HERE = {
     "binary": "a DIMACS executable, and a browser runs no programs",
     "embedded": "pycosat has no WebAssembly build (import pycosat there is python-sat behind pycosat's API)",
     "cbc": "CBC is an executable, and a browser runs no programs (PuLP 3 lists it all the same)",
+    "pyganak": "Ganak (pyganak) is compiled for Linux and macOS only, with no WebAssembly build",
     "highs": "highspy comes from the Pyodide CDN only (online: %pip install highspy); the browser's HiGHS "
              "is highs-wasm",
 }
@@ -239,6 +240,7 @@ def not_in_browser(solver: S, reason: str) -> S:
     })
     copy: S = object.__new__(adapted)
     copy.__dict__.update(solver.__dict__)
+    REFUSED[solver.name] = copy.install_hint()
     return copy
 
 

@@ -49,6 +49,7 @@ from ...problem.board import (
     parse_n,
     whole_number,
 )
+from ...runtime.browser import packed_builder_here
 from ...runtime.files import written_whole
 from ...runtime.limits import SAT_BYTES_PER_CLAUSE, SAT_BYTES_PER_VARIABLE, Size, check_size
 from .encodings import DEFAULT_ENCODING, Clause, VarPool, builder_budget, get_encoding, line_template
@@ -258,7 +259,7 @@ def build_cnf(problem: Problem | int, encoding: str = DEFAULT_ENCODING, define: 
     size = cnf_size(problem, enc.name, define)
     check_size(size, f"the {enc.name} CNF of {problem.n}-queens",
                f"use {better}a smaller n, or construct(n) for one board of any size", builder_budget(max_memory))
-    if (size.clauses or 0) >= FAST_ABOVE:
+    if (size.clauses or 0) >= FAST_ABOVE and packed_builder_here():
         return build_packed(problem, enc.name, define)
     return build_readable(problem, enc.name, define)
 
