@@ -103,6 +103,8 @@ def main() -> int:
         solve_configs.append(Config("cp", "alldifferent", "cp-sat"))
     solve_configs.append(Config("construct"))
     counters = [Config("sat", encoding, "pycosat") for encoding in ENCODINGS]
+    if get_solver("sat", "pysat-minisat").available():  # the fastest SAT counter (benchmarks/bench_count.py)
+        counters.append(Config("sat", "pairwise", "pysat-minisat"))
     counters += [Config("ilp", "lines", "cbc"), Config("backtrack")]
     if args.only:
         wanted = [word.strip() for word in args.only.split(",") if word.strip()]
