@@ -458,3 +458,42 @@ def test_signal_during_a_dask_sweep_shuts_down_cleanly(tmp_path, sig, program):
     assert err.strip().splitlines()[-1].startswith("nqueens-kit: ")
     _nothing_left(folder=tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.csv", "r.csv.meta.json"]
+
+
+def test_a_stop_signal_during_the_fork_is_not_lost(tmp_path):
+    """A signal whose handler raises while ``os.fork`` runs the standard library's at-fork callbacks would be
+    printed as "ignored" and lost, leaving the command waiting for its child; the kit holds the stop signals
+    back while it forks, so the handler raises after the fork, and the child is stopped."""
+    script = textwrap.dedent("""
+        import os, signal, sys, time
+        from nqueens_kit.runtime import isolate
+
+        class Stop(Exception):
+            pass
+
+        def handler(signum, frame):
+            raise Stop()
+
+        signal.signal(signal.SIGTERM, handler)
+        sent = []
+
+        def during_fork():  # the signal arrives while the fork's callbacks run, as it may under load
+            if not sent:
+                sent.append(True)
+                os.kill(os.getpid(), signal.SIGTERM)
+
+        os.register_at_fork(after_in_parent=during_fork)
+        start = time.monotonic()
+        try:
+            isolate.run_in_child(time.sleep, (60,))
+        except Stop:
+            print("stopped", round(time.monotonic() - start))
+        else:
+            print("not stopped")
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, TMPDIR=str(tmp_path)))
+    assert proc.stdout.split()[:1] == ["stopped"], (proc.stdout, proc.stderr)
+    assert int(proc.stdout.split()[1]) < 30  # long before the child's 60 s sleep would have ended
+    assert "ignored" not in proc.stderr
+    assert list(tmp_path.iterdir()) == []  # the child's scratch folder went with it

@@ -381,12 +381,37 @@ def run_in_child(fn: Callable[..., Any], args: tuple[Any, ...] = (), *, time_lim
     scratch = tempfile.mkdtemp(prefix="nqueens-kit-")
     process: _Child | None = None
     try:
-        process = _Child.start(fn, args, scratch, fresh, memory_limit, auto_ready)
+        held = None if fresh else _hold_stop_signals()
+        try:
+            process = _Child.start(fn, args, scratch, fresh, memory_limit, auto_ready)
+        finally:  # a stop signal that came meanwhile is raised here, with the child known (and stopped below)
+            _release_stop_signals(held)
         return process.wait(time_limit, clock_from_ready, on_message, grace, stop, watch_memory)
     finally:
         if process is not None:
             process.kill()
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+#: The signals that stop the command (cli.main raises on each; SIGINT is Ctrl-C).
+_STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+def _hold_stop_signals() -> set[int | signal.Signals] | None:
+    """Hold the stop signals back while this thread forks, and return the mask to restore.
+
+    ``os.fork`` runs the at-fork callbacks registered by the standard library (logging's among them), and
+    an exception a signal handler raises inside such a callback is printed as "ignored" and lost: a Ctrl-C,
+    SIGTERM or SIGHUP arriving then would leave the command waiting for its child.  Held back, the signal
+    waits until :func:`_release_stop_signals`, where its handler raises in ordinary code."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+
+
+def _release_stop_signals(held: set[int | signal.Signals] | None) -> None:
+    if held is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 class _Child:
@@ -444,8 +469,10 @@ class _Child:
                 os.close(read_fd)
                 os.setsid()
                 become_subreaper()
-                for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+                for sig in _STOP_SIGNALS:
                     signal.signal(sig, signal.SIG_DFL)
+                if hasattr(signal, "pthread_sigmask"):  # held back by the parent while it forked
+                    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
                 _redirect_output(scratch)
                 conn = Connection(write_fd, readable=False)
                 _child_main(conn, fn, args, scratch, memory_limit, auto_ready)
