@@ -12,9 +12,7 @@ the path); it never downloads a browser.
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -25,27 +23,17 @@ from pathlib import Path
 
 import pytest
 
+from nqueens_kit.runtime.browser import importable
+
+from .browser_tools import CHROMIUM, CHROMIUM_ARGS
 from .conftest import need
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "notebooks" / "06-playground.ipynb"
-CHROMIUM = os.environ.get("NQUEENS_KIT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-#: Without the background-networking switches Chromium tries to reach the internet and stalls offline.
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 START_SECONDS = 120
 WAIT_MS = 120_000
-
-
-def _importable(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        return False
 
 
 def _free_port() -> int:
@@ -76,8 +64,8 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
 
 @pytest.fixture(scope="module")
 def voila_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    need(_importable("voila"), "voila (pip install 'nqueens-kit[app]')")
-    need(_importable("playwright"), "playwright (pip install playwright)")
+    need(importable("voila"), "voila (pip install 'nqueens-kit[app]')")
+    need(importable("playwright"), "playwright (pip install playwright)")
     need(Path(CHROMIUM).exists(), f"chromium at {CHROMIUM} (Debian: apt-get install chromium)")
     home = tmp_path_factory.mktemp("voila")
     log_path = home / "voila.log"

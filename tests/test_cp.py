@@ -21,7 +21,7 @@ from nqueens_kit.methods.search.backtrack import iter_backtrack
 from nqueens_kit.problem.board import Problem, canonical, diagonal_cells, lex_pairs
 from nqueens_kit.problem.reference import published_count
 from nqueens_kit.runtime import isolate
-from nqueens_kit.solvers.base import importable
+from nqueens_kit.runtime.browser import importable
 
 from .conftest import need
 

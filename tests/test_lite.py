@@ -18,13 +18,9 @@ Skipped when Playwright, Chromium, npm or JupyterLite are missing, except under 
 
 from __future__ import annotations
 
-import functools
-import http.server
-import importlib.util
 import json
 import shutil
 import sys
-import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -35,9 +31,10 @@ import pytest
 from nqueens_kit.course.lite import PYODIDE_CDN
 from nqueens_kit.problem.board import verify
 from nqueens_kit.problem.reference import published_count
+from nqueens_kit.runtime.browser import importable
 
+from .browser_tools import CHROMIUM, CHROMIUM_ARGS, OfflineGate, serving
 from .conftest import need
-from .test_app_browser import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = pytest.mark.browser
 #: What the chapters' figures load from the Pyodide CDN when online.
@@ -120,26 +117,11 @@ def _reason(evalue: str) -> str:
     return evalue.split(": ")[0]
 
 
-def _importable(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        return False
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript",
-                      ".wasm": "application/wasm"}
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the base class's name)
-        pass
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
-    need(_importable("playwright"), "playwright (pip install playwright)")
+    need(importable("playwright"), "playwright (pip install playwright)")
     need(Path(CHROMIUM).exists(), f"chromium at {CHROMIUM} (Debian: apt-get install chromium)")
-    need(_importable("jupyterlite_core") and _importable("jupyterlite_pyodide_kernel"),
+    need(importable("jupyterlite_core") and importable("jupyterlite_pyodide_kernel"),
          "JupyterLite (pip install 'nqueens-kit[lite]')")
     need(shutil.which("npm") is not None, "npm (Debian: apt-get install npm), for Pyodide and HiGHS")
     from nqueens_kit.course.lite import build_lite
@@ -152,15 +134,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
 
 @pytest.fixture(scope="module")
 def server(site: dict[str, object]) -> Iterator[str]:
-    handler = functools.partial(_Quiet, directory=str(site["output"]))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with serving(str(site["output"])) as address:
+        yield address
 
 
 class Browser:
@@ -169,17 +144,10 @@ class Browser:
     def __init__(self, chromium: object, base: str) -> None:
         self.base = base
         self.requests: list[str] = []
-        self.refused: list[str] = []
+        self.gate = OfflineGate(base)
+        self.refused = self.gate.refused
         self.chromium = chromium
         self.contexts: list[object] = []
-
-    def _route(self, route: object) -> None:
-        url = route.request.url  # type: ignore[attr-defined]
-        if url.startswith(self.base) or url.startswith(("data:", "blob:", "about:")):
-            route.continue_()  # type: ignore[attr-defined]
-        else:
-            self.refused.append(url)
-            route.abort()  # type: ignore[attr-defined]
 
     def open(self, notebook: str) -> object:
         """A page with ``notebook`` open and its Pyodide kernel idle (the kit loaded)."""
@@ -187,7 +155,7 @@ class Browser:
         # site's service worker only caches; blocked, every request of the kernel's worker is seen here.
         context = self.chromium.new_context(service_workers="block",  # type: ignore[attr-defined]
                                             viewport={"width": 1280, "height": 1000})
-        context.route("**/*", self._route)
+        context.route("**/*", self.gate)
         context.on("request", lambda request: self.requests.append(request.url))
         self.contexts.append(context)
         page = context.new_page()

@@ -25,14 +25,10 @@ Playwright, npm or the site tools are missing, except under ``NQUEENS_KIT_REQUIR
 
 from __future__ import annotations
 
-import functools
-import http.server
-import importlib.util
 import json
 import os
 import re
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -40,9 +36,10 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from nqueens_kit.course.bundle import BOOK_FOLDER, build_site
+from nqueens_kit.runtime.browser import importable
 
+from .browser_tools import CHROMIUM, CHROMIUM_ARGS, OfflineGate, serving
 from .conftest import need
-from .test_app_browser import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = pytest.mark.browser
 
@@ -51,24 +48,12 @@ WAIT_MS = 60_000
 SEARCH_WORD = "commander"
 
 
-def _importable(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        return False
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the base class's name)
-        pass
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The whole site, built once for this module (chapters cut short as under CI)."""
-    need(_importable("playwright"), "playwright (pip install playwright)")
+    need(importable("playwright"), "playwright (pip install playwright)")
     need(Path(CHROMIUM).exists(), f"chromium at {CHROMIUM} (Debian: apt-get install chromium)")
-    need(all(_importable(m) for m in ("sphinx", "myst_nb", "sphinx_book_theme", "sphinxcontrib.bibtex")),
+    need(all(importable(m) for m in ("sphinx", "myst_nb", "sphinx_book_theme", "sphinxcontrib.bibtex")),
          "the site tools (pip install 'nqueens-kit[site]')")
     need(shutil.which("npm") is not None, "npm (Debian: apt-get install npm), for MathJax and the widget manager")
     need((BOOK_FOLDER / "conf.py").is_file(), f"the book's configuration in {BOOK_FOLDER}")
@@ -84,15 +69,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(site: Path) -> Iterator[str]:
-    handler = functools.partial(_Quiet, directory=str(site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with serving(site) as address:
+        yield address
 
 
 class Reader:
@@ -101,21 +79,14 @@ class Reader:
     def __init__(self, context: object, base: str) -> None:
         self.base = base
         self.requests: list[str] = []
-        self.refused: list[str] = []
+        self.gate = OfflineGate(base)
+        self.refused = self.gate.refused
         self.errors: list[str] = []
         self.page = context.new_page()  # type: ignore[attr-defined]
-        self.page.route("**/*", self._route)
+        self.page.route("**/*", self.gate)
         self.page.set_default_timeout(WAIT_MS)
         self.page.on("request", lambda request: self.requests.append(request.url))
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-
-    def _route(self, route: object) -> None:
-        url = route.request.url  # type: ignore[attr-defined]
-        if url.startswith(self.base) or url.startswith(("data:", "blob:", "about:")):
-            route.continue_()  # type: ignore[attr-defined]
-        else:
-            self.refused.append(url)
-            route.abort()  # type: ignore[attr-defined]
 
     def open(self, name: str) -> object:
         """Open a page and wait until MathJax has typeset it and the widgets are drawn."""

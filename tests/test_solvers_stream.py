@@ -16,8 +16,8 @@ from nqueens_kit.methods.sat.cnf import build_cnf
 from nqueens_kit.methods.sat.solve import solve_here
 from nqueens_kit.problem.board import Problem, verify
 from nqueens_kit.problem.reference import published_count
+from nqueens_kit.runtime.browser import importable
 from nqueens_kit.solvers import SAT_SOLVERS, Binary
-from nqueens_kit.solvers.base import importable
 from tests.conftest import need
 
 STREAMED = [name for name, entry in SAT_SOLVERS.items() if isinstance(entry, Binary) and entry.stream]

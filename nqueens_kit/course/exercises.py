@@ -50,7 +50,7 @@ from ..methods.sat.cnf import build_cnf
 from ..methods.sat.encodings import Clause, VarPool, get_encoding
 from ..methods.search.backtrack import iter_backtrack
 from ..methods.search.construct import construct
-from ..problem.board import Cell, Problem, board_lines, canonical, parse_n, verify
+from ..problem.board import Cell, Problem, board_lines, canonical, parse_n, shown, verify
 from ..runtime.limits import check_time_limit
 
 #: The largest number of literals the cardinality checks try.
@@ -67,24 +67,16 @@ COUNT_MAX_N = 13
 CHECK_MAX_N = 30
 
 
-def _shown(value: Any) -> str:
-    try:
-        text = repr(value)
-    except Exception:  # a repr that fails is still a value to name
-        text = f"a {type(value).__name__}"
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def _student_function(value: Any, checker: str, shape: str) -> None:
     """Refuse (one line) anything but a function where a checker expects the student's function."""
     if not callable(value):
-        raise InputError(f"{checker} takes your function, {shape}, not {_shown(value)}")
+        raise InputError(f"{checker} takes your function, {shape}, not {shown(value)}")
 
 
 def _sizes(values: Any, what: str, high: int = CHECK_MAX_N) -> list[int]:
     """A non-empty list of board sizes from 1 to ``high``."""
     if isinstance(values, (str, bytes, bytearray)) or not isinstance(values, Iterable):
-        raise InputError(f"{what} is a list of board sizes from 1 to {high}, not {_shown(values)}")
+        raise InputError(f"{what} is a list of board sizes from 1 to {high}, not {shown(values)}")
     sizes = [parse_n(n, maximum=high, what=f"a board size in {what}") for n in values]
     if not sizes:
         raise InputError(f"{what} is a list of board sizes from 1 to {high}, not an empty list")
@@ -93,7 +85,7 @@ def _sizes(values: Any, what: str, high: int = CHECK_MAX_N) -> list[int]:
 
 def _flag(value: Any, what: str) -> bool:
     if not isinstance(value, bool):
-        raise InputError(f"{what} is True or False, not {_shown(value)}")
+        raise InputError(f"{what} is True or False, not {shown(value)}")
     return value
 
 
@@ -261,7 +253,7 @@ def check_par2(score: Callable[[list[float | None], float], Any], time_limit: fl
     limit = None if isinstance(time_limit, (bytes, bytearray)) else check_time_limit(time_limit, "time_limit")
     if limit is None:
         raise InputError(f"PAR-2 needs the time limit the runs had, a positive number of seconds, not "
-                         f"{_shown(time_limit)}")
+                         f"{shown(time_limit)}")
     time_limit = limit
     cases: list[list[float | None]] = [[1.0, 2.0, 3.0], [0.5], [1.0, None, 3.0], [None], [None, None, 4.0],
                                        [2.0, None, None, 4.0, 0.25], [0.0, None, 1.0]]
@@ -316,11 +308,11 @@ def resolve(first: Sequence[int], second: Sequence[int]) -> list[int]:
 def _clause(value: Any) -> set[int]:
     """A clause as the set of its literals, or a one-line error for anything but a list of non-zero ints."""
     if isinstance(value, (str, bytes, bytearray, dict)) or not isinstance(value, Iterable):
-        raise InputError(f"a clause is a list of non-zero ints (DIMACS literals), not {_shown(value)}")
+        raise InputError(f"a clause is a list of non-zero ints (DIMACS literals), not {shown(value)}")
     literals = list(value)
     for lit in literals:
         if type(lit) is not int or lit == 0:
-            raise InputError(f"a clause holds non-zero ints (DIMACS literals), not {_shown(lit)}")
+            raise InputError(f"a clause holds non-zero ints (DIMACS literals), not {shown(lit)}")
     return set(literals)
 
 

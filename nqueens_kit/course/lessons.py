@@ -33,7 +33,7 @@ from ..methods.sat.encodings import ENCODINGS
 from ..problem.board import Cell, Problem
 from ..problem.results import SolveResult
 from ..solvers import ILP_SOLVERS, get_solver
-from ..viz.style import PRESENTATION_RC
+from ..viz.style import use_presentation
 
 #: A notebook figure is shown at most this wide (pixels) on a 1024 x 768 projector, margins taken off.
 SCREEN_PX = 960
@@ -103,7 +103,7 @@ def projector_style() -> None:
     the values in a heat map) are enlarged too.  Outside IPython only the sizes change.
     """
     import matplotlib
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot  # noqa: F401  (pyplot picks its backend, which sets its defaults: before ours)
 
     try:
         from IPython import get_ipython
@@ -116,7 +116,7 @@ def projector_style() -> None:
         backend = str(matplotlib.rcParams._get("backend"))
     if shell is not None and "inline" in backend:
         import matplotlib_inline.backend_inline  # noqa: F401  (it sets its defaults and formatters on import)
-    plt.rcParams.update(PRESENTATION_RC)  # type: ignore[arg-type]
+    use_presentation()
     if shell is None:
         return
     from matplotlib.figure import Figure

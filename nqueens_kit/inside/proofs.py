@@ -43,10 +43,9 @@ from ..methods.sat.encodings import get_encoding
 from ..problem.board import Cell, Problem, verify
 from ..problem.results import KNOWN_BY, Answer, SolveResult, Status
 from ..runtime import isolate
-from ..runtime.browser import IN_BROWSER, needs
+from ..runtime.browser import IN_BROWSER, importable, needs
 from ..runtime.limits import check_time_limit
 from ..solvers import get_solver
-from ..solvers.base import importable
 from .propagation import propagate
 
 #: Solvers that write proofs, in the order ``auto`` tries them.

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..errors import InputError, SolverError
-from ..problem.board import Board, Problem, _shown, canonical, violations
+from ..problem.board import Board, Problem, canonical, shown, violations
 from ..problem.results import CountResult, SolveResult, Status
 from ..runtime import isolate
 from ..runtime.limits import Size, check_size
@@ -65,14 +65,14 @@ VERB_TEXT = {"solve": "solve", "count": "count", "iterate": "list boards one by 
 def check_flag(value: Any, what: str) -> bool:
     """``value`` if it is True or False, else a one-line :class:`InputError` (1, "yes" or None are not)."""
     if not isinstance(value, bool):
-        raise InputError(f"{what} is True or False, not {_shown(value)}")
+        raise InputError(f"{what} is True or False, not {shown(value)}")
     return value
 
 
 def check_callback(value: Any, what: str) -> None:
     """Refuse (one line) a ``value`` that is neither None nor a function the kit can call."""
     if value is not None and not callable(value):
-        raise InputError(f"{what} is a function or None, not {_shown(value)}")
+        raise InputError(f"{what} is a function or None, not {shown(value)}")
 
 
 @dataclass(frozen=True)
@@ -227,9 +227,9 @@ class Method(ABC):
         """Refuse, with one line naming the methods that can, a verb the method lacks or a part of the
         problem it cannot honour."""
         if not isinstance(verb, str) or verb not in VERBS:
-            raise InputError(f"verb is one of {', '.join(VERBS)}, not {_shown(verb)}")
+            raise InputError(f"verb is one of {', '.join(VERBS)}, not {shown(verb)}")
         if problem is not None and not isinstance(problem, Problem):
-            raise InputError(f"problem is a Problem (e.g. Problem(8)) or None, not {_shown(problem)}")
+            raise InputError(f"problem is a Problem (e.g. Problem(8)) or None, not {shown(problem)}")
         if verb not in self.verbs:
             able = [m.name for m in METHODS.values() if verb in m.verbs]
             extra = "; it gives one board" if verb != "solve" and "solve" in self.verbs else ""

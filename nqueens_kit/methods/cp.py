@@ -41,9 +41,10 @@ from ..palette import TOL_MUTED
 from ..problem.board import Board, Problem, lex_pairs
 from ..problem.results import CountResult, SolveResult, Status
 from ..runtime import isolate
+from ..runtime.browser import importable
 from ..runtime.isolate import Ended
 from ..runtime.limits import Size
-from ..solvers.base import Capabilities, Solver, importable, package_version
+from ..solvers.base import Capabilities, Solver, package_version
 from .base import Choice, Method, infeasible_message, stopped_result
 
 INSTALL_HINT = 'pip install "nqueens-kit[cp]" (that is, pip install ortools)'

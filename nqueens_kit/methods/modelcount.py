@@ -23,8 +23,9 @@ from typing import Any
 from ..errors import InputError
 from ..problem.board import Problem
 from ..problem.results import CountResult, SolveResult
+from ..runtime.browser import importable
 from ..runtime.limits import Size
-from ..solvers.base import Capabilities, Solver, importable, package_version
+from ..solvers.base import Capabilities, Solver, package_version
 from ..solvers.browser import for_browser
 from .base import Choice, Method
 from .sat.cnf import build_cnf, cnf_size

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..errors import InputError, SolverError
-from ..problem.board import Board, Cell, Problem, _shown, whole_number
+from ..problem.board import Board, Cell, Problem, shown, whole_number
 from ..problem.reference import published_count
 from ..problem.results import KNOWN_BY, CountResult, SolveResult, Status
 from ..runtime import isolate
@@ -58,7 +58,7 @@ def as_problem(problem: ProblemLike, preplaced: Any = ()) -> Problem:
 
 def _check_isolated(isolated: Any) -> None:
     if isolated is not None and not isinstance(isolated, bool):
-        raise InputError(f"isolated is True, False or None (decide by the time limit), not {_shown(isolated)}")
+        raise InputError(f"isolated is True, False or None (decide by the time limit), not {shown(isolated)}")
 
 
 def prepare(problem: ProblemLike, method: str | Method | None, variant: str | None, solver: str | None,
@@ -160,12 +160,12 @@ def minimal_core(problem: Problem, choice: Choice, deadline: float | None = None
     ``deadline`` is a :func:`time.monotonic` time.
     """
     if not isinstance(problem, Problem):
-        raise InputError(f"problem is a Problem (e.g. Problem(8, [(1, 1)])), not {_shown(problem)}")
+        raise InputError(f"problem is a Problem (e.g. Problem(8, [(1, 1)])), not {shown(problem)}")
     if not isinstance(choice, Choice):
-        raise InputError(f"choice is a Choice (e.g. get_method('sat').choose()), not {_shown(choice)}")
+        raise InputError(f"choice is a Choice (e.g. get_method('sat').choose()), not {shown(choice)}")
     if deadline is not None and (isinstance(deadline, bool) or not isinstance(deadline, (int, float))
                                  or not 0 < deadline < math.inf):
-        raise InputError(f"deadline is a time of time.monotonic() or None, not {_shown(deadline)}")
+        raise InputError(f"deadline is a time of time.monotonic() or None, not {shown(deadline)}")
     chosen = get_method(choice.method)
     if not chosen.complete:
         return None
@@ -214,7 +214,7 @@ def solve(problem: ProblemLike, method: str | Method | None = None, variant: str
     if order is not None:
         seed = None if isinstance(order, str) else whole_number(order)
         if seed is None:
-            raise InputError(f"order is a whole number (a seed) or None, not {_shown(order)}")
+            raise InputError(f"order is a whole number (a seed) or None, not {shown(order)}")
         if not chosen.honours("reorder"):
             raise InputError(f"--method {chosen.name} has no model to reorder; order= is for methods that "
                              "honour reordered instances")
@@ -319,7 +319,7 @@ def refuse_endless_count(problem: Problem, chosen: Method) -> None:
 def duration_text(seconds: float) -> str:
     """``about 3.2 hours``, ``longer than the age of the universe``; ``seconds`` from 0 to :data:`MAX_SECONDS`."""
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds <= MAX_SECONDS:
-        raise InputError(f"a duration is a number of seconds from 0 to {MAX_SECONDS:g}, not {_shown(seconds)}")
+        raise InputError(f"a duration is a number of seconds from 0 to {MAX_SECONDS:g}, not {shown(seconds)}")
     if seconds > 4.4e17:
         return "longer than the age of the universe"
     for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
@@ -358,7 +358,7 @@ def first_boards(problem: ProblemLike, method: str | Method | None = None, varia
     problem, _chosen, choice, limit_seconds = prepare(problem, method, variant, solver, settings, time_limit, None,
                                                       "iterate")
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-        raise InputError(f"limit must be a whole number of boards of at least 1, not {_shown(limit)}")
+        raise InputError(f"limit must be a whole number of boards of at least 1, not {shown(limit)}")
     check_callback(stop, "stop")
     boards: list[Board] = []
     run = isolate.run_in_child(_boards_job, (problem, choice, limit), time_limit=limit_seconds,

@@ -81,16 +81,16 @@ def parse_n(value: Any, *, minimum: int = 1, maximum: int = MAX_N, what: str = "
     """
     low, high = whole_number(minimum), whole_number(maximum)
     if low is None or high is None or isinstance(minimum, str) or isinstance(maximum, str):
-        raise InputError(f"the bounds of {str(what)[:40]} must be whole numbers, not {_shown(minimum)} and "
-                         f"{_shown(maximum)}")
+        raise InputError(f"the bounds of {str(what)[:40]} must be whole numbers, not {shown(minimum)} and "
+                         f"{shown(maximum)}")
     number = whole_number(value)
     if number is None or not low <= number <= high:
         raise InputError(f"{str(what)[:40]} must be a whole number from {low:,} to {high:,}, "
-                         f"not {_shown(value if number is None else number)}")
+                         f"not {shown(value if number is None else number)}")
     return number
 
 
-def _shown(value: Any) -> str:
+def shown(value: Any) -> str:
     """A value as an error message shows it: its repr, cut to 40 characters (a string stripped first)."""
     if isinstance(value, str):
         return repr(value.strip()[:40])
@@ -125,7 +125,7 @@ def parse_cell(value: Any, n: int | None = None) -> Cell:
             except (TypeError, ValueError):
                 row = col = None
         if row is None or col is None:
-            raise InputError(f"a queen is written ROW,COL with whole numbers (e.g. 2,3), not {_shown(value)}")
+            raise InputError(f"a queen is written ROW,COL with whole numbers (e.g. 2,3), not {shown(value)}")
         cell = (row, col)
     if n is not None:
         _check_on_board(cell, n)
@@ -148,11 +148,11 @@ def _check_on_board(cell: Cell, n: int) -> None:
 def _cell_items(value: Any, what: str) -> list[Any]:
     """The items of a list of cells, or a one-line error for a value that is not a list at all."""
     if isinstance(value, (str, bytes, bytearray, Mapping)) or not isinstance(value, Iterable):
-        raise InputError(f"{what} are a list of (row, col) pairs, not {_shown(value)}")
+        raise InputError(f"{what} are a list of (row, col) pairs, not {shown(value)}")
     try:
         return list(value)
     except TypeError:
-        raise InputError(f"{what} are a list of (row, col) pairs, not {_shown(value)}") from None
+        raise InputError(f"{what} are a list of (row, col) pairs, not {shown(value)}") from None
 
 
 def _cells(value: Any, what: str, n: int | None = None) -> list[Cell]:
@@ -247,11 +247,11 @@ class Line:
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, str) or self.kind not in LINE_KINDS:
-            raise InputError(f"a line's kind is one of {', '.join(LINE_KINDS)}, not {_shown(self.kind)}")
+            raise InputError(f"a line's kind is one of {', '.join(LINE_KINDS)}, not {shown(self.kind)}")
         if type(self.index) is not int or not 1 <= self.index < 2 * MAX_N:
-            raise InputError(f"a line's index is a whole number from 1 to {2 * MAX_N - 1:,}, not {_shown(self.index)}")
+            raise InputError(f"a line's index is a whole number from 1 to {2 * MAX_N - 1:,}, not {shown(self.index)}")
         if type(self.cells) is not tuple:
-            raise InputError(f"a line's cells are a tuple of (row, col) pairs, not {_shown(self.cells)}")
+            raise InputError(f"a line's cells are a tuple of (row, col) pairs, not {shown(self.cells)}")
 
     @property
     def exact(self) -> bool:
@@ -392,12 +392,12 @@ def _listed_n(n: Any, what: str) -> int:
 def _whole_numbers(values: Any, what: str, low: int, high: int) -> set[int]:
     """A list of whole numbers from low to high, as a set, or a one-line error."""
     if isinstance(values, (str, bytes, bytearray, Mapping)) or not isinstance(values, Iterable):
-        raise InputError(f"{what} are a list of whole numbers from {low} to {high}, not {_shown(values)}")
+        raise InputError(f"{what} are a list of whole numbers from {low} to {high}, not {shown(values)}")
     numbers = set()
     for value in values:
         number = whole_number(value)
         if number is None or isinstance(value, str) or not low <= number <= high:
-            raise InputError(f"{what} are whole numbers from {low} to {high}, not {_shown(value)}")
+            raise InputError(f"{what} are whole numbers from {low} to {high}, not {shown(value)}")
         numbers.add(number)
     return numbers
 
@@ -432,14 +432,14 @@ def violations(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = (),
     n = parse_n(n)
     fixed, closed = _cells(preplaced, "pre-placed queens", n), _cells(blocked, "blocked cells", n)
     if isinstance(queens, (str, bytes, bytearray, Mapping)) or not isinstance(queens, Iterable):
-        return [f"a board is a list of (row, col) pairs, not {_shown(queens)}"]
+        return [f"a board is a list of (row, col) pairs, not {shown(queens)}"]
     items = list(queens)
     problems: list[str] = []
     not_cells = [q for q in items if not _int_pair(q)]
     if not_cells:
         problems.append(f"{len(not_cells)} item{'s' if len(not_cells) != 1 else ''} of the board "
                         f"{'are' if len(not_cells) != 1 else 'is'} not a (row, col) pair of ints: "
-                        f"{_shown(not_cells[0])}")
+                        f"{shown(not_cells[0])}")
     queens = [(q[0], q[1]) for q in items if _int_pair(q)]
     off = [q for q in queens if not (1 <= q[0] <= n and 1 <= q[1] <= n)]
     if off:
@@ -553,7 +553,7 @@ def board_cells(n: int, queens: Any) -> list[Cell]:
     """
     n = parse_n(n)
     if isinstance(queens, (str, bytes, bytearray, Mapping)) or not isinstance(queens, Iterable):
-        raise InputError(f"a board is a list of (row, col) pairs, not {_shown(queens)}")
+        raise InputError(f"a board is a list of (row, col) pairs, not {shown(queens)}")
     return _cells(queens, "the queens of a board", n)
 
 
@@ -590,11 +590,11 @@ def canonical(n: int, queens: Iterable[Cell]) -> Board:
 def from_columns(columns: Sequence[int]) -> Board:
     """The board whose queen in row r (1-based) stands in column ``columns[r - 1]``."""
     if isinstance(columns, (str, bytes, bytearray, Mapping)) or not isinstance(columns, Iterable):
-        raise InputError(f"columns are a list of whole numbers from 1, one per row, not {_shown(columns)}")
+        raise InputError(f"columns are a list of whole numbers from 1, one per row, not {shown(columns)}")
     columns = list(columns)
     if columns and (set(map(type, columns)) != {int} or min(columns) < 1):
         wrong = next(c for c in columns if type(c) is not int or c < 1)
-        raise InputError(f"columns are whole numbers from 1, one per row, not {_shown(wrong)}")
+        raise InputError(f"columns are whole numbers from 1, one per row, not {shown(wrong)}")
     return tuple((r, c) for r, c in enumerate(columns, start=1))
 
 

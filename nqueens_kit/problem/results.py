@@ -25,7 +25,7 @@ from enum import Enum
 from typing import Any
 
 from ..errors import InputError
-from .board import Board, Cell, Problem, _shown, canonical, verify
+from .board import Board, Cell, Problem, canonical, shown, verify
 
 
 class Status(str, Enum):
@@ -57,7 +57,7 @@ class Status(str, Enum):
 
     @classmethod
     def _missing_(cls, value: Any) -> Status:
-        raise InputError(f"unknown status {_shown(value)}; valid: {', '.join(s.value for s in cls)}")
+        raise InputError(f"unknown status {shown(value)}; valid: {', '.join(s.value for s in cls)}")
 
 
 class Answer(str, Enum):

@@ -74,8 +74,8 @@ def needs(what: str, why: str) -> str:
     return f"{why} needs {what}, which cannot run in a browser; the desktop kit (pip install nqueens-kit) has it"
 
 
-def has_module(name: str) -> bool:
-    """Whether ``name`` can be imported here (without importing it)."""
+def importable(name: str) -> bool:
+    """Whether ``name`` can be found here (without importing it)."""
     import importlib.util
 
     try:
@@ -87,7 +87,7 @@ def has_module(name: str) -> bool:
 def packed_builder_here() -> bool:
     """Whether large formulas may be built as arrays (numpy): always outside a browser; in one, only once
     numpy has been loaded from the Pyodide CDN, else they are built clause by clause (the same formula)."""
-    return not IN_BROWSER or has_module("numpy")
+    return not IN_BROWSER or importable("numpy")
 
 
 def budget_solve(solver: Any, assumptions: Sequence[int], deadline: float | None) -> bool | None:
@@ -300,7 +300,7 @@ _STAND_IN: dict[str, Any] = {}
 def install_stand_in(package: str = "matplotlib") -> bool:
     """In a browser without ``package``: make ``import package[.sub]`` give stand-ins (see the module
     docstring).  Returns whether it did; outside a browser, or with the package present, it does nothing."""
-    if not IN_BROWSER or has_module(package) or "finder" in _STAND_IN:
+    if not IN_BROWSER or importable(package) or "finder" in _STAND_IN:
         return False
     import importlib.abc
     import importlib.machinery

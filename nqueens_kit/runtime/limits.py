@@ -118,8 +118,28 @@ def memory_budget(max_memory: Any = None) -> int:
     env = os.environ.get(MEMORY_ENV)
     if env:
         return parse_bytes(env, MEMORY_ENV)
+    return _default_share()
+
+
+def _default_share() -> int:
+    """The machine's default share of memory for one run (8 GiB where the machine's memory cannot be read)."""
     total = physical_memory()
     return int(total * DEFAULT_MEMORY_SHARE) if total else 8 * 1024**3
+
+
+def builder_budget(max_memory: Any = None) -> int:
+    """The memory budget of a builder's own size guard (the CNF builder and its encodings, the ILP model
+    builder): ``max_memory`` when given; otherwise the larger of the kit's budget (:func:`memory_budget`) and
+    the machine's default share.  A verb that calls a builder has already held the request to its own budget,
+    which may be an explicit ``--max-memory`` above the environment's; the builder's guard only stops what no
+    budget allows by default."""
+    if max_memory is not None:
+        return memory_budget(max_memory)
+    share = _default_share()
+    try:
+        return max(share, memory_budget())
+    except InputError:  # a malformed environment variable: every verb and the command line say so
+        return share
 
 
 def human_bytes(count: float) -> str:

@@ -9,7 +9,6 @@ installed (:meth:`Solver.available`), how to install it (:meth:`Solver.install_h
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 import time
@@ -148,14 +147,6 @@ class SatSolver(Solver):
             model = outcome.model or []
             yield model
             clauses.append(block(model))
-
-
-def importable(module: str) -> bool:
-    """Whether ``module`` can be found (without importing it)."""
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        return False
 
 
 def package_version(name: str) -> str | None:

@@ -12,7 +12,8 @@ import time
 from collections.abc import Iterator, Sequence
 
 from ..problem.results import Answer
-from .base import Capabilities, Clause, SatOutcome, SatSolver, importable
+from ..runtime.browser import importable
+from .base import Capabilities, Clause, SatOutcome, SatSolver
 
 
 class Pycosat(SatSolver):

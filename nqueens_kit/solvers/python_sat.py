@@ -15,7 +15,8 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 
 from ..problem.results import Answer
-from .base import Capabilities, Clause, SatOutcome, SatSolver, importable, package_version
+from ..runtime.browser import importable
+from .base import Capabilities, Clause, SatOutcome, SatSolver, package_version
 
 #: python-sat is published as .dev releases only, so pip needs the pre-release named.
 INSTALL_HINT = ('pip install "nqueens-kit[pysat]" '

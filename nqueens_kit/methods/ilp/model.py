@@ -47,7 +47,7 @@ from ...problem.board import Board, Cell, Problem, lex_pairs, whole_number
 from ...problem.results import SolveResult, Status
 from ...runtime.console import silenced
 from ...runtime.files import output_path, written_whole
-from ...runtime.limits import DEFAULT_MEMORY_SHARE, check_size, memory_budget, physical_memory
+from ...runtime.limits import builder_budget, check_size
 from ...solvers import get_solver
 from ...solvers.ilp_pulp import IlpSolver, pulp_module
 from ..base import infeasible_message
@@ -129,7 +129,7 @@ def build_model(problem: Problem | int, formulation: str | Formulation = DEFAULT
     better = 'formulation="lines", ' if form.name == "pairwise" else ""
     check_size(form.size(problem), f"the {form.name} ILP model of {problem.n}-queens",
                f'use {better}a smaller n, solve(n, "sat"), or construct(n) for one board of any size',
-               _builder_budget(max_memory))
+               builder_budget(max_memory))
     pulp = pulp_module()
     start = time.perf_counter()
     n = problem.n
@@ -164,17 +164,6 @@ def build_model(problem: Problem | int, formulation: str | Formulation = DEFAULT
         add_lex_leader(model)
     model.build_seconds = time.perf_counter() - start
     return model
-
-
-def _builder_budget(max_memory: Any) -> int:
-    if max_memory is not None:
-        return memory_budget(max_memory)
-    machine = physical_memory()
-    share = int(machine * DEFAULT_MEMORY_SHARE) if machine else 8 * 1024**3
-    try:
-        return max(share, memory_budget())
-    except InputError:  # a malformed environment variable: every verb and the command line say so
-        return share
 
 
 def add_lex_leader(model: IlpModel) -> int:

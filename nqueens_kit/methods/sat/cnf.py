@@ -42,17 +42,17 @@ from ...problem.board import (
     Cell,
     Line,
     Problem,
-    _shown,
     board_cells,
     first_conflict,
     lex_pairs,
     parse_n,
+    shown,
     whole_number,
 )
 from ...runtime.browser import packed_builder_here
 from ...runtime.files import written_whole
-from ...runtime.limits import SAT_BYTES_PER_CLAUSE, SAT_BYTES_PER_VARIABLE, Size, check_size
-from .encodings import DEFAULT_ENCODING, Clause, VarPool, builder_budget, get_encoding, line_template
+from ...runtime.limits import SAT_BYTES_PER_CLAUSE, SAT_BYTES_PER_VARIABLE, Size, builder_budget, check_size
+from .encodings import DEFAULT_ENCODING, Clause, VarPool, get_encoding, line_template
 
 if TYPE_CHECKING:
     import numpy as np
@@ -205,7 +205,7 @@ class CNF:
             number = None if isinstance(lit, str) else whole_number(lit)
             if number is None or not 0 < abs(number) <= self.num_vars:
                 raise InputError(f"a literal of this formula is a non-zero whole number from -{self.num_vars} to "
-                                 f"{self.num_vars}, not {_shown(lit)}")
+                                 f"{self.num_vars}, not {shown(lit)}")
             lit = number
         var = abs(lit)
         if var <= self.board_vars:
@@ -229,12 +229,12 @@ def decode_model(model: Iterable[int], n: int) -> Board:
         n = parse_n(n)
     if type(model) is not list and (isinstance(model, (str, bytes, bytearray, Mapping))
                                     or not isinstance(model, Iterable)):
-        raise InputError(f"a model is a list of non-zero ints (a SAT solver's literals), not {_shown(model)}")
+        raise InputError(f"a model is a list of non-zero ints (a SAT solver's literals), not {shown(model)}")
     top = n * n
     try:
         return tuple(sorted(((lit - 1) // n + 1, (lit - 1) % n + 1) for lit in model if 0 < lit <= top))
     except TypeError:  # checked here, not literal by literal: a model is long and decoded often
-        raise InputError(f"a model is a list of non-zero ints (a SAT solver's literals), not {_shown(model)}") from None
+        raise InputError(f"a model is a list of non-zero ints (a SAT solver's literals), not {shown(model)}") from None
 
 
 def build_cnf(problem: Problem | int, encoding: str = DEFAULT_ENCODING, define: bool = False,
@@ -248,7 +248,7 @@ def build_cnf(problem: Problem | int, encoding: str = DEFAULT_ENCODING, define: 
     model.
 
     The size guard of the command line runs first: a formula whose predicted memory is above ``max_memory``
-    (bytes or a size such as ``"8G"``; default: :func:`~nqueens_kit.methods.sat.encodings.builder_budget`)
+    (bytes or a size such as ``"8G"``; default: :func:`~nqueens_kit.runtime.limits.builder_budget`)
     is refused with one line rather than built until the machine runs out of memory.
     """
     if not isinstance(problem, Problem):
@@ -312,7 +312,7 @@ def lex_leader_clauses(n: int, pool: VarPool) -> Iterator[tuple[str, list[Clause
     [('rotate 90', 23), ('rotate 180', 23)]
     """
     if not isinstance(pool, VarPool):
-        raise InputError(f"pool must be a VarPool (helper variables come from it), not {_shown(pool)}")
+        raise InputError(f"pool must be a VarPool (helper variables come from it), not {shown(pool)}")
     for name, pairs in lex_pairs(n):
         clauses: list[Clause] = []
         previous: int | None = None  # e_0 is true
@@ -455,7 +455,7 @@ def predicted_size(n: int, encoding: str = DEFAULT_ENCODING, preplaced: int = 0,
 def cnf_size(problem: Problem, encoding: str = DEFAULT_ENCODING, define: bool = False) -> Size:
     """The size of :func:`build_cnf` for ``problem`` and the memory building and solving it needs."""
     if not isinstance(problem, Problem):
-        raise InputError(f"problem is a Problem (e.g. Problem(8)), not {_shown(problem)}")
+        raise InputError(f"problem is a Problem (e.g. Problem(8)), not {shown(problem)}")
     variables, clauses = predicted_size(problem.n, encoding, len(problem.preplaced), define, len(problem.blocked),
                                         problem.break_symmetry)
     n = problem.n
@@ -468,13 +468,13 @@ def _clause_index(index: Any, count: int) -> int:
     """``index`` as the 0-based number of one of ``count`` clauses, or a one-line error."""
     number = index if type(index) is int else None if isinstance(index, str) else whole_number(index)
     if number is None or not 0 <= number < count:
-        raise InputError(f"a clause of this formula is numbered 0 to {count - 1:,}, not {_shown(index)}")
+        raise InputError(f"a clause of this formula is numbered 0 to {count - 1:,}, not {shown(index)}")
     return number
 
 
 def _check_cnf(cnf: Any) -> None:
     if not isinstance(cnf, CNF):
-        raise InputError(f"cnf is a formula from build_cnf(...), not {_shown(cnf)}")
+        raise InputError(f"cnf is a formula from build_cnf(...), not {shown(cnf)}")
 
 
 def _check_flag(value: Any, what: str) -> None:
@@ -551,7 +551,7 @@ def write_dimacs(cnf: CNF, path: str | os.PathLike[str], comments: bool = True) 
     _check_cnf(cnf)
     _check_flag(comments, "comments")
     if not isinstance(path, (str, os.PathLike)) or not isinstance(os.fspath(path), str) or "\0" in os.fspath(path):
-        raise InputError(f"a DIMACS file is named by a path such as queens.cnf, not {_shown(path)}")
+        raise InputError(f"a DIMACS file is named by a path such as queens.cnf, not {shown(path)}")
     if not cnf.has_list() or cnf.num_clauses >= FAST_ABOVE:
         with written_whole(path, "wb") as binary:
             _write_arrays(cnf, binary, comments)

@@ -41,16 +41,8 @@ from math import isqrt
 from typing import TYPE_CHECKING, Any
 
 from ...errors import InputError
-from ...problem.board import whole_number
-from ...runtime.limits import (
-    DEFAULT_MEMORY_SHARE,
-    SAT_BYTES_PER_CLAUSE,
-    SAT_BYTES_PER_VARIABLE,
-    Size,
-    check_size,
-    memory_budget,
-    physical_memory,
-)
+from ...problem.board import shown, whole_number
+from ...runtime.limits import SAT_BYTES_PER_CLAUSE, SAT_BYTES_PER_VARIABLE, Size, builder_budget, check_size
 
 if TYPE_CHECKING:
     import numpy as np
@@ -65,35 +57,11 @@ BYTES_PER_ID = 36
 CHECK_SIZE_ABOVE = 1_000_000
 
 
-def builder_budget(max_memory: Any = None) -> int:
-    """The memory budget of a builder's own size guard (:func:`~nqueens_kit.methods.sat.cnf.build_cnf`, the
-    encodings): ``max_memory`` when given; otherwise the larger of the kit's budget
-    (:func:`~nqueens_kit.runtime.limits.memory_budget`) and the machine's default share.  A verb that calls
-    a builder has already held the request to its own budget, which may be an explicit ``--max-memory``
-    above the environment's; the builder's guard only stops what no budget allows by default."""
-    if max_memory is not None:
-        return memory_budget(max_memory)
-    machine = physical_memory()
-    share = int(machine * DEFAULT_MEMORY_SHARE) if machine else 8 * 1024**3
-    try:
-        return max(share, memory_budget())
-    except InputError:  # a malformed environment variable: every verb and the command line say so
-        return share
-
-
-def _shown(value: Any) -> str:
-    try:
-        text = repr(value)
-    except Exception:  # a repr that fails is still a value to name
-        text = f"a {type(value).__name__}"
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def _variable_count(value: Any, what: str) -> int:
     """A whole number of variables from 0 to :data:`MAX_VAR` (not a bool, a float or a string)."""
     number = None if isinstance(value, str) else whole_number(value)
     if number is None or not 0 <= number <= MAX_VAR:
-        raise InputError(f"{what} must be a whole number from 0 to {MAX_VAR:,}, not {_shown(value)}")
+        raise InputError(f"{what} must be a whole number from 0 to {MAX_VAR:,}, not {shown(value)}")
     return number
 
 
@@ -137,17 +105,17 @@ def _literals(lits: Any, pool: Any, define: Any, name: str) -> list[int]:
     else; the pool must be made above every variable in use (``VarPool(n * n)`` for a board).
     """
     if not isinstance(pool, VarPool):
-        raise InputError(f"pool must be a VarPool (helper variables come from it), not {_shown(pool)}")
+        raise InputError(f"pool must be a VarPool (helper variables come from it), not {shown(pool)}")
     if not isinstance(define, bool):
-        raise InputError(f"define is True or False, not {_shown(define)}")
+        raise InputError(f"define is True or False, not {shown(define)}")
     if isinstance(lits, (str, bytes, bytearray, Mapping)) or not isinstance(lits, Iterable):
-        raise InputError(f"literals are a list of non-zero ints (DIMACS literals), not {_shown(lits)}")
+        raise InputError(f"literals are a list of non-zero ints (DIMACS literals), not {shown(lits)}")
     items = list(lits)
     if items and set(map(type, items)) != {int}:
         numbers = [None if isinstance(x, (str, bool)) else whole_number(x) for x in items]
         if None in numbers:
             wrong = items[numbers.index(None)]
-            raise InputError(f"literals are non-zero ints (DIMACS literals), not {_shown(wrong)}")
+            raise InputError(f"literals are non-zero ints (DIMACS literals), not {shown(wrong)}")
         items = [x for x in numbers if x is not None]
     if items:
         if 0 in items:
@@ -287,7 +255,7 @@ def ceil_sqrt(k: int) -> int:
     if type(k) is not int:
         number = None if isinstance(k, str) else whole_number(k)
         if number is None:
-            raise InputError(f"ceil_sqrt takes a whole number from 0, not {_shown(k)}")
+            raise InputError(f"ceil_sqrt takes a whole number from 0, not {shown(k)}")
         k = number
     if k < 0:
         raise InputError(f"ceil_sqrt takes a whole number from 0, not {k}")
@@ -405,9 +373,9 @@ def line_template(name: str, k: int, exact: bool, define: bool = False) -> Templ
     encoding = get_encoding(name)
     k = _variable_count(k, "line_template(k): the cells of a line")
     if not isinstance(exact, bool):
-        raise InputError(f"exact is True or False, not {_shown(exact)}")
+        raise InputError(f"exact is True or False, not {shown(exact)}")
     if not isinstance(define, bool):
-        raise InputError(f"define is True or False, not {_shown(define)}")
+        raise InputError(f"define is True or False, not {shown(define)}")
     key = (encoding.name, k, exact, define)
     global _template_literals
     template = _TEMPLATES.pop(key, None)  # taken out and put back: the most recently used come last
