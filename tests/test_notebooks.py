@@ -187,6 +187,14 @@ def test_notebook_reads_like_a_chapter(name: str) -> None:
         assert "%%time" not in source and "%timeit" not in source, f"{name}: time with the kit's timing harness"
 
 
+@pytest.mark.parametrize("name", [name for name in EXPECTED if name != APP_NOTEBOOK])
+def test_every_chapter_draws_for_the_projector(name: str) -> None:
+    """The first code cell of each chapter calls ``projector_style()``: projector-sized fonts and lines, and
+    the fixed small labels of every figure shown enlarged; one call, the same for every chapter."""
+    first_code = next(_source(c) for c in _load(name)["cells"] if c["cell_type"] == "code")
+    assert re.search(r"^projector_style\(\)", first_code, re.M), f"{name}: call projector_style() in the first cell"
+
+
 def _exercises_text(cells: list[dict[str, Any]]) -> str:
     """The markdown of the exercises section (from "## Exercises" to "## Summary")."""
     text = "\n".join(_source(c) for c in cells if c["cell_type"] == "markdown")
