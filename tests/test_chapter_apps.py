@@ -277,6 +277,17 @@ def test_propagation_work_pairwise_has_the_most_clauses_and_the_fewest_visits() 
     assert len({row["ruled_out"] for row in rows.values()}) == 1
 
 
+@pytest.mark.parametrize(("ci", "browser", "small"), [(False, False, False), (True, False, True), (False, True, True)])
+def test_chapters_take_their_small_sizes_under_test_and_in_the_browser(monkeypatch, ci, browser, small) -> None:
+    from nqueens_kit.runtime import browser as runtime_browser
+
+    monkeypatch.delenv("CI", raising=False)
+    if ci:
+        monkeypatch.setenv("CI", "1")
+    monkeypatch.setattr(runtime_browser, "IN_BROWSER", browser)
+    assert lessons.small_sizes() is small
+
+
 def test_readable_enlarges_small_text_and_projector_style_sets_the_sizes() -> None:
     import matplotlib
     import matplotlib.pyplot as plt

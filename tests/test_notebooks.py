@@ -195,6 +195,16 @@ def test_every_chapter_draws_for_the_projector(name: str) -> None:
     assert re.search(r"^projector_style\(\)", first_code, re.M), f"{name}: call projector_style() in the first cell"
 
 
+@pytest.mark.parametrize("name", EXPECTED)
+def test_chapters_ask_the_kit_which_sizes_to_run(name: str) -> None:
+    """A chapter with small and real sizes asks ``small_sizes()`` (small under test and in the browser), never
+    the environment itself: one rule for every chapter."""
+    code = "".join(_source(c) for c in _load(name)["cells"] if c["cell_type"] == "code")
+    assert "os.environ" not in code and "smoke_test" not in code, f"{name}: use small = small_sizes()"
+    if re.search(r"\bsmall\b", code):
+        assert re.search(r"^small = small_sizes\(\)", code, re.M), f"{name}: small = small_sizes() in the first cell"
+
+
 def _exercises_text(cells: list[dict[str, Any]]) -> str:
     """The markdown of the exercises section (from "## Exercises" to "## Summary")."""
     text = "\n".join(_source(c) for c in cells if c["cell_type"] == "markdown")

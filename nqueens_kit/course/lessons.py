@@ -1,9 +1,11 @@
-"""What chapters 1 to 4 measure, kept out of their cells: each function computes one lesson's numbers.
+"""What chapters 1 to 4 measure, kept out of their cells: each function computes one lesson's numbers; and
+what every chapter's first cell calls.
 
 - :func:`projector_style`: one call in a chapter's first cell makes every figure readable on a 1024 x 768
   projector: projector-sized fonts (:data:`~nqueens_kit.viz.style.PRESENTATION_RC`) and, for each figure a
   notebook shows, no text smaller than :data:`MIN_TEXT_PX` pixels (:func:`readable`, measured by
   :func:`smallest_text_px`).
+- :func:`small_sizes`: whether a chapter takes its small sizes (under test, and in the browser).
 - Chapter 3, edges against cliques: :data:`EDGES` (max-queens with one constraint per attacking pair),
   :func:`line_load` (what an LP relaxation lets one line hold), :func:`relaxation_bounds` and
   :func:`tree_sizes` (the LP bounds and the branch-and-bound trees side by side, for CBC and HiGHS) and
@@ -18,6 +20,7 @@
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -32,6 +35,7 @@ from ..methods.sat.cnf import build_cnf
 from ..methods.sat.encodings import ENCODINGS
 from ..problem.board import Cell, Problem
 from ..problem.results import SolveResult
+from ..runtime import browser
 from ..solvers import ILP_SOLVERS, get_solver
 from ..viz.style import use_presentation
 
@@ -93,6 +97,18 @@ def readable(fig: Any, min_px: float = MIN_TEXT_PX, screen_px: float = SCREEN_PX
         if text.get_fontsize() < floor:
             text.set_fontsize(floor)
     return fig
+
+
+def small_sizes() -> bool:
+    """Whether a chapter runs its slow comparisons at their small sizes: under test (``CI`` set: the whole
+    chapter in seconds) and in the browser (the JupyterLite edition, whose WebAssembly Python solves several
+    times slower, one cell at a time, with no process to hand a long sweep to).  By hand on a desktop: False,
+    the sizes the chapter's prose was written for.
+
+    >>> small_sizes() == ("CI" in os.environ)  # on a desktop
+    True
+    """
+    return "CI" in os.environ or browser.IN_BROWSER
 
 
 def projector_style() -> None:
@@ -351,6 +367,6 @@ def propagation_work(n: int, encodings: Iterable[str] = ENCODINGS) -> list[dict[
 
 __all__ = ["EDGES", "MIN_TEXT_PX", "SCREEN_PX", "EdgeFormulation", "Incumbent", "TREE_FORMULATIONS",
            "found_by", "highs_incumbents", "ilp_solvers_here", "line_load", "plot_tree_sizes",
-           "projector_style", "propagation_work", "readable", "relaxation_bounds", "smallest_text_px",
-           "tree_sizes"]
+           "projector_style", "propagation_work", "readable", "relaxation_bounds", "small_sizes",
+           "smallest_text_px", "tree_sizes"]
 
