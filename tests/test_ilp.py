@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pulp
@@ -130,6 +131,34 @@ def test_highs_backend():
     stats = solve_ilp(20, solver="highs").stats
     assert {"nodes", "iterations", "solver_seconds", "solver_status", "found_as"} <= set(stats)
     assert stats["found_as"].startswith("HiGHS")
+
+
+#: Run in a fresh interpreter: HiGHS keeps one thread pool a process, so a test run in the worker itself
+#: would leave its pool to every later test there.
+_FIRST_HIGHS_RUN = """
+import sys
+import highspy
+from nqueens_kit import Problem, solve
+from nqueens_kit.methods.ilp.model import lp_relaxation
+if sys.argv[1] == "relaxation":
+    lp_relaxation(Problem(8), "lines", "highs")
+else:  # a notebook cell calling HiGHS with its defaults, which sizes the pool for this machine
+    h = highspy.Highs(); h.setOptionValue("output_flag", False); h.addVar(0, 1); h.run()
+result = solve(8, "ilp", "lines", "highs", isolated=False)
+print(result.status, result.verified, result.options.get("threads"))
+"""
+
+
+@pytest.mark.parametrize("first", ["relaxation", "own"])
+def test_highs_solves_whatever_started_its_thread_pool(first: str) -> None:
+    """HiGHS starts one thread pool a process, sized by the first run; a run asking for another size stopped
+    with "Not Set", and every later solve of the kit in that process was an error (an LP relaxation first,
+    or a cell of the reader's own with HiGHS's defaults)."""
+    need(HAVE_HIGHS, "highspy (HiGHS)")
+    out = subprocess.run([sys.executable, "-c", _FIRST_HIGHS_RUN, first], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split()[-3:] == ["solved", "True", "1"], out.stdout[-500:]
 
 
 def test_cbc_stats_reported():

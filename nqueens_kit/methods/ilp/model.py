@@ -262,6 +262,24 @@ def _highs_stats(prob: Any, state: str, stats: dict[str, Any]) -> str:
     return state
 
 
+def _thread_pool_refused(prob: Any) -> bool:
+    """True when HiGHS refused to run because this process's thread pool has another size, after resetting
+    the pool so that a second try runs.
+
+    HiGHS starts one thread pool a process, sized by the first run's ``threads`` option, and a later run asking
+    for another size stops before solving, with model status "Not Set".  The kit asks for one thread every
+    time, but other code in the same process (a notebook cell calling highspy or ``pulp.HiGHS`` with its
+    defaults) may have started the pool first.
+    """
+    highs = getattr(prob, "solverModel", None)
+    if highs is None or not hasattr(highs, "getModelStatus") or not hasattr(highs, "resetGlobalScheduler"):
+        return False
+    if highs.modelStatusToString(highs.getModelStatus()) != "Not Set":
+        return False
+    highs.resetGlobalScheduler(True)
+    return True
+
+
 def _remaining(deadline: float | None) -> float | None:
     return None if deadline is None else max(0.05, deadline - time.monotonic())
 
@@ -270,8 +288,9 @@ def _run(model: IlpModel, backend: IlpSolver, deadline: float | None, settings: 
          keep_log: bool = False) -> _Run:
     """Solve ``model`` once.  PuLP's files and CBC's log live in a private temporary folder."""
     pulp = pulp_module()
-    recorded: dict[str, Any] = (solver_options(backend.name, settings) if not model.relaxed
-                                else {"settings": "relaxation"})
+    recorded: dict[str, Any] = solver_options(backend.name, settings)
+    if model.relaxed:  # the same thread count as every other run: HiGHS starts one thread pool a process
+        recorded = {"settings": "relaxation", **({"threads": recorded["threads"]} if "threads" in recorded else {})}
     options: dict[str, Any] = {"msg": False}
     limit = _remaining(deadline)
     if limit is not None:
@@ -304,6 +323,8 @@ def _run(model: IlpModel, backend: IlpSolver, deadline: float | None, settings: 
             else:  # in this process: its log goes to a file, and nothing it prints reaches the console
                 with silenced():
                     returned = model.prob.solve(engine)
+                    if _thread_pool_refused(model.prob):
+                        returned = model.prob.solve(engine)
         except OSError as exc:
             raise InputError(f"{backend.name} could not write its files in {tmp}: {exc.strerror or exc}") from None
         except getattr(pulp, "PulpError", pulp.PulpSolverError) as exc:
