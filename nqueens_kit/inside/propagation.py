@@ -197,8 +197,9 @@ def load_and_search(problem: Problem | int, encodings: Sequence[str], solver: st
                     repeat: int = 5) -> list[dict[str, Any]]:
     """Where a SAT solve's time goes, per encoding: handing the clauses to the solver (``load``: it stores
     them and builds its watch lists) against the search itself (``search``), each the best of ``repeat``
-    fresh solvers in this process (the solver is deterministic, so every run does the same work and a busy
-    machine can only add time: the fastest run is the closest to the work itself), beside the size of the
+    fresh solvers in this process, in processor time (the solver is deterministic, so every run does the same
+    work; processor time is what other work on a busy machine disturbs least, and the fastest run is the
+    closest to the work itself), beside the size of the
     formula and the solver's own counters (``conflicts``, ``decisions``, ``propagations``: the same on every
     machine).  ``solver`` is a python-sat solver of the registry that reports statistics (MiniSat by
     default)."""
@@ -221,11 +222,11 @@ def load_and_search(problem: Problem | int, encodings: Sequence[str], solver: st
         loads, searches = [], []
         stats: dict[str, int] = {}
         for _ in range(repeat):
-            start = time.perf_counter()
+            start = time.process_time()
             sat = Solver(name=backend.backend, bootstrap_with=cnf.clauses)
-            loaded = time.perf_counter()
+            loaded = time.process_time()
             answer = sat.solve()
-            searched = time.perf_counter()
+            searched = time.process_time()
             stats = {k: int(v) for k, v in sat.accum_stats().items()}
             sat.delete()
             loads.append(loaded - start)
