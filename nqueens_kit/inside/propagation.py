@@ -199,10 +199,9 @@ def load_and_search(problem: Problem | int, encodings: Sequence[str], solver: st
     them and builds its watch lists) against the search itself (``search``), each the best of ``repeat``
     fresh solvers in this process, in processor time (the solver is deterministic, so every run does the same
     work; processor time is what other work on a busy machine disturbs least, and the fastest run is the
-    closest to the work itself), beside the size of the
-    formula and the solver's own counters (``conflicts``, ``decisions``, ``propagations``: the same on every
-    machine).  ``solver`` is a python-sat solver of the registry that reports statistics (MiniSat by
-    default)."""
+    closest to the work itself), beside the size of the formula and the solver's own counters
+    (``conflicts``, ``decisions``, ``propagations``: the same on every machine).  ``solver`` is a python-sat
+    solver of the registry that reports statistics (MiniSat by default)."""
     import time
 
     from ..solvers import get_solver

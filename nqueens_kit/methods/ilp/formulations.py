@@ -48,12 +48,17 @@ def get_settings(name: str | None) -> str:
     return name
 
 
+def thread_options(solver: str) -> dict[str, Any]:
+    """The thread count a solver is given on every run (an LP relaxation too), as recorded in results: one
+    core per run, so timings compare and parallel sweeps are fair; and HiGHS keeps one thread pool a
+    process, which refuses a run asking for another size."""
+    return {"threads": 1} if solver in SINGLE_THREADED else {}
+
+
 def solver_options(solver: str, settings: str | None = None) -> dict[str, Any]:
     """The options a solver runs with under ``settings``, as recorded in results."""
     settings = get_settings(settings)
-    options: dict[str, Any] = {"settings": settings}
-    if solver in SINGLE_THREADED:
-        options["threads"] = 1  # one core per run: timings comparable, parallel sweeps fair
+    options: dict[str, Any] = {"settings": settings, **thread_options(solver)}
     if solver == "cbc" and settings == "tuned":
         options["cbc_options"] = list(CBC_TUNED_OPTIONS)
     return options

@@ -51,7 +51,7 @@ from ...runtime.limits import builder_budget, check_size
 from ...solvers import get_solver
 from ...solvers.ilp_pulp import IlpSolver, pulp_module
 from ..base import infeasible_message
-from .formulations import DEFAULT_FORMULATION, Formulation, get_formulation, solver_options
+from .formulations import DEFAULT_FORMULATION, Formulation, get_formulation, solver_options, thread_options
 
 #: A binary reads as 1 above this value: solvers hand back 0.9999999 or 1e-9, so never test ``== 1``.
 ONE = 0.5
@@ -262,9 +262,9 @@ def _highs_stats(prob: Any, state: str, stats: dict[str, Any]) -> str:
     return state
 
 
-def _thread_pool_refused(prob: Any) -> bool:
-    """True when HiGHS refused to run because this process's thread pool has another size, after resetting
-    the pool so that a second try runs.
+def _reset_refused_thread_pool(prob: Any) -> bool:
+    """When HiGHS refused to run because this process's thread pool has another size, reset the pool (so
+    that a second try runs) and return True.
 
     HiGHS starts one thread pool a process, sized by the first run's ``threads`` option, and a later run asking
     for another size stops before solving, with model status "Not Set".  The kit asks for one thread every
@@ -288,9 +288,8 @@ def _run(model: IlpModel, backend: IlpSolver, deadline: float | None, settings: 
          keep_log: bool = False) -> _Run:
     """Solve ``model`` once.  PuLP's files and CBC's log live in a private temporary folder."""
     pulp = pulp_module()
-    recorded: dict[str, Any] = solver_options(backend.name, settings)
-    if model.relaxed:  # the same thread count as every other run: HiGHS starts one thread pool a process
-        recorded = {"settings": "relaxation", **({"threads": recorded["threads"]} if "threads" in recorded else {})}
+    recorded: dict[str, Any] = (solver_options(backend.name, settings) if not model.relaxed
+                                else {"settings": "relaxation", **thread_options(backend.name)})
     options: dict[str, Any] = {"msg": False}
     limit = _remaining(deadline)
     if limit is not None:
@@ -323,7 +322,7 @@ def _run(model: IlpModel, backend: IlpSolver, deadline: float | None, settings: 
             else:  # in this process: its log goes to a file, and nothing it prints reaches the console
                 with silenced():
                     returned = model.prob.solve(engine)
-                    if _thread_pool_refused(model.prob):
+                    if _reset_refused_thread_pool(model.prob):
                         returned = model.prob.solve(engine)
         except OSError as exc:
             raise InputError(f"{backend.name} could not write its files in {tmp}: {exc.strerror or exc}") from None
