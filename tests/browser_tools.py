@@ -46,11 +46,19 @@ def serving(folder: Path | str) -> Iterator[str]:
 
 class OfflineGate:
     """A Playwright route handler: requests to ``base`` (and data:, blob:, about: addresses) go on, every
-    other one is refused and kept in :attr:`refused`."""
+    other one is refused and kept in :attr:`refused`; :meth:`guard` puts a page or a context behind it and
+    records every request it makes in :attr:`requests`."""
 
     def __init__(self, base: str) -> None:
         self.base = base
         self.refused: list[str] = []
+        self.requests: list[str] = []
+
+    def guard(self, target: object) -> None:
+        """Route every request of ``target`` (a Playwright page or browser context) through this gate, and
+        record each one."""
+        target.route("**/*", self)  # type: ignore[attr-defined]
+        target.on("request", lambda request: self.requests.append(request.url))  # type: ignore[attr-defined]
 
     def __call__(self, route: object) -> None:
         url = route.request.url  # type: ignore[attr-defined]

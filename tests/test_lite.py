@@ -143,9 +143,8 @@ class Browser:
 
     def __init__(self, chromium: object, base: str) -> None:
         self.base = base
-        self.requests: list[str] = []
         self.gate = OfflineGate(base)
-        self.refused = self.gate.refused
+        self.requests, self.refused = self.gate.requests, self.gate.refused
         self.chromium = chromium
         self.contexts: list[object] = []
 
@@ -155,8 +154,7 @@ class Browser:
         # site's service worker only caches; blocked, every request of the kernel's worker is seen here.
         context = self.chromium.new_context(service_workers="block",  # type: ignore[attr-defined]
                                             viewport={"width": 1280, "height": 1000})
-        context.route("**/*", self.gate)
-        context.on("request", lambda request: self.requests.append(request.url))
+        self.gate.guard(context)
         self.contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(WAIT_MS)

@@ -78,14 +78,12 @@ class Reader:
 
     def __init__(self, context: object, base: str) -> None:
         self.base = base
-        self.requests: list[str] = []
         self.gate = OfflineGate(base)
-        self.refused = self.gate.refused
+        self.requests, self.refused = self.gate.requests, self.gate.refused
         self.errors: list[str] = []
         self.page = context.new_page()  # type: ignore[attr-defined]
-        self.page.route("**/*", self.gate)
+        self.gate.guard(self.page)
         self.page.set_default_timeout(WAIT_MS)
-        self.page.on("request", lambda request: self.requests.append(request.url))
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
 
     def open(self, name: str) -> object:
