@@ -2,8 +2,10 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import subprocess
 import sys
+import textwrap
 
 import pytest
 
@@ -183,7 +185,6 @@ BAD = [
     (["solve", "2.5"], "not '2.5'"),
     (["solve", "8", "--encoding", "ladder"], "valid: pairwise"),
     (["solve", "8", "--solver", "zchaff"], "unknown solver"),
-    (["solve", "8", "--solver", "cbc"], "ILP solver"),
     (["solve", "8", "--method", "magic"], "invalid choice"),
     (["solve", "8", "--place", "9,1"], "off the board"),
     (["solve", "8", "--place", "1,1", "3,3"], "attack each other (same diagonal)"),
@@ -213,6 +214,33 @@ def test_bad_input_one_line_exit_2(capsys, tmp_path, args, fragment):
     out, err = capsys.readouterr()
     assert code == 2
     assert fragment in err and err.count("\n") == 1 and "Traceback" not in err + out
+
+
+@pytest.mark.parametrize("cbc_on_path", [True, False], ids=["a cbc on PATH", "no cbc on PATH"])
+def test_an_ilp_solver_named_for_sat_gets_one_message_whatever_is_on_path(capsys, monkeypatch, tmp_path, cbc_on_path):
+    """``--solver cbc`` with SAT is one mistake with one message, decided before PATH is looked at: a ``cbc``
+    executable on PATH (here a fake one that would answer UNSAT if the kit ran it) is not taken for a DIMACS
+    solver, and the method layer and the solver registry say the same words."""
+    from nqueens_kit.errors import InputError
+    from nqueens_kit.methods import solve
+    from nqueens_kit.solvers import get_solver
+
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    if cbc_on_path:
+        fake = folder / "cbc"
+        fake.write_text("#!/bin/sh\necho 's UNSATISFIABLE'\n")
+        fake.chmod(0o755)
+    monkeypatch.setenv("PATH", str(folder))
+    assert (shutil.which("cbc") is not None) is cbc_on_path
+    code, out, err = run(capsys, "solve", "8", "--solver", "cbc")
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err + out
+    assert err.startswith("nqueens-kit: error: cbc is an ILP solver, not a SAT solver: use --method ilp for it, "
+                          "or one of the SAT solvers: pycosat, ")
+    for ask in (lambda: get_solver("sat", "cbc"), lambda: solve(8, "sat", solver="cbc")):
+        with pytest.raises(InputError) as raised:
+            ask()
+        assert err == f"nqueens-kit: error: {raised.value}\n"
 
 
 def test_missing_binary_solver_message(capsys, monkeypatch):
@@ -254,3 +282,96 @@ def test_a_bug_in_the_kit_says_so_with_its_traceback(monkeypatch, capsys):
     assert main(["solve", "8", "--json"]) == 70  # in this process
     out, err = capsys.readouterr()
     assert "KeyError" in err and json.loads(out)["exit"] == 70
+
+
+# ------------------------------------------------------------------------------- what a command loads
+
+#: Run in a fresh interpreter: the command with the arguments given, then which modules it loaded.
+LOADED = textwrap.dedent("""
+    import contextlib, io, json, sys
+    from nqueens_kit.cli.main import main
+    with contextlib.redirect_stdout(io.StringIO()):
+        code = main(sys.argv[1:])
+    modules = sorted(sys.modules)
+    base = sys.modules.get("nqueens_kit.methods.base")
+    methods = base.METHODS.loaded() if base is not None else []
+    print(json.dumps({"code": code, "methods": methods, "modules": modules}))
+""")
+
+#: What neither ``solve 8`` nor ``--help`` may import: other methods, the front ends, and heavy libraries.
+NOT_FOR_SOLVE_8 = ("nqueens_kit.methods.ilp", "nqueens_kit.methods.cp", "nqueens_kit.methods.search.local_search",
+                   "nqueens_kit.methods.modelcount", "nqueens_kit.inside", "nqueens_kit.bench", "nqueens_kit.viz",
+                   "nqueens_kit.apps", "nqueens_kit.course", "nqueens_kit.solvers.ilp_pulp", "nqueens_kit.formats",
+                   "numpy", "matplotlib", "pulp", "tqdm", "ortools", "highspy", "pysat", "multiprocessing",
+                   "importlib.metadata")
+
+
+def loaded_by(*args: str) -> dict:
+    done = subprocess.run([sys.executable, "-c", LOADED, *args], capture_output=True, text=True, timeout=120,
+                          check=True)
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_solve_loads_its_method_alone():
+    """``solve 8`` imports the SAT method and its solvers, not every method, solver and front end."""
+    seen = loaded_by("solve", "8")
+    assert seen["code"] == 0 and seen["methods"] == ["sat"]
+    heavy = [m for m in seen["modules"] if m.startswith(NOT_FOR_SOLVE_8)]
+    assert heavy == []
+
+
+def test_help_loads_no_method():
+    seen = loaded_by("--help")
+    assert seen["code"] == 0 and seen["methods"] == []
+    kit = [m for m in seen["modules"] if m.startswith("nqueens_kit")]
+    assert all(m.startswith(("nqueens_kit.cli", "nqueens_kit.errors")) or m == "nqueens_kit" for m in kit), kit
+    assert not [m for m in seen["modules"] if m.startswith(NOT_FOR_SOLVE_8)]
+
+
+def test_a_solve_child_is_forked_not_a_fresh_interpreter(capsys, monkeypatch):
+    """The job a solve runs in is a fork of the command: it does not import the kit a second time."""
+    from nqueens_kit.runtime import isolate
+
+    started = []
+    real = isolate._Child.start
+
+    def spy(fn, args, scratch, fresh, *rest):
+        started.append(fresh)
+        return real(fn, args, scratch, fresh, *rest)
+
+    monkeypatch.setattr(isolate._Child, "start", spy)
+    code, out, _ = run(capsys, "solve", "8")
+    assert code == 0 and "solved, verified" in out and started == [False]
+
+
+def test_every_command_is_listed_with_its_module():
+    """``COMMAND_MODULES`` (what a command imports) names each module's commands, in order."""
+    import importlib
+
+    from nqueens_kit.cli.main import COMMAND_MODULES
+
+    for module, names in COMMAND_MODULES.items():
+        assert tuple(importlib.import_module(f"nqueens_kit.cli.{module}").COMMANDS) == names
+
+
+@pytest.mark.parametrize("argv", [["solve", "8", "--encoding", "sequential", "--place", "1,1"],
+                                  ["count", "6", "--method", "backtrack", "--fundamental"],
+                                  ["cnf", "4", "--encoding", "binary"], ["lp", "4", "-o", "x.lp"],
+                                  ["bench", "--out", "r.csv", "--n", "4"], ["trace", "4", "--max-events", "9"],
+                                  ["plot", "r.csv", "-o", "f.png"], ["solvers", "--json"]])
+def test_the_parser_of_one_command_parses_as_the_whole_one(argv):
+    from nqueens_kit.cli.main import build_parser
+
+    assert vars(build_parser(argv[0]).parse_args(argv)) == vars(build_parser().parse_args(argv))
+
+
+def test_help_written_when_shown_names_every_method(capsys):
+    from nqueens_kit.methods import METHODS
+
+    code, out, _ = run(capsys, "solve", "--help")
+    compact = "".join(out.split())  # the help is wrapped to the terminal, hyphenated words too
+    able = [m for m in METHODS.values() if "solve" in m.verbs]
+    assert code == 0 and all(f"{m.name}:{''.join(m.summary.split())}" in compact for m in able)
+    assert f"(SAT:{','.join(METHODS['sat'].variants())})" in compact
+    code, out, _ = run(capsys, "bench", "--help")
+    assert code == 0 and f"comma-separated:{','.join(METHODS)}" in "".join(out.split())

@@ -123,12 +123,12 @@ def test_lp_default_formulation(capsys, tmp_path):
 
 BAD = [
     (["solve", "8", "--method", "ilp", "--formulation", "clever"], "valid: lines, pairwise, max-queens"),
-    (["solve", "8", "--method", "ilp", "--solver", "pycosat"], "pycosat is a solver of --method sat"),
+    (["solve", "8", "--method", "ilp", "--solver", "pycosat"], "pycosat is a SAT solver, not an ILP solver: use --method sat"),
     (["solve", "8", "--method", "ilp", "--solver", "gurobi"], "unknown solver 'gurobi' for --method ilp; valid: cbc, highs"),
     (["solve", "8", "--method", "ilp", "--time-limit", "0"], "positive number of seconds"),
     (["solve", "8", "--method", "ilp", "--place", "1,1", "2,2"], "attack each other"),
     (["count", "8", "--method", "ilp", "--formulation", "x"], "valid: lines"),
-    (["count", "8", "--method", "ilp", "--solver", "minisat"], "minisat is a solver of --method sat"),
+    (["count", "8", "--method", "ilp", "--solver", "minisat"], "minisat is a SAT solver, not an ILP solver: use --method sat"),
     (["lp", "8", "-o", "model.txt"], "FILE.lp or FILE.mps"),
     (["lp", "8", "-o", "/no/such/dir/m.lp"], "does not exist"),
     (["lp", "8", "--formulation", "clever", "-o", "m.lp"], "valid: lines"),
@@ -173,7 +173,7 @@ def test_real_process_has_no_traceback(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "nqueens_kit", "solve", "8", "--method", "ilp", "--solver",
                            "pycosat"], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
-    assert "for --method ilp; valid: cbc, highs" in proc.stderr
+    assert "not an ILP solver" in proc.stderr and "one of the ILP solvers: cbc, highs" in proc.stderr
     proc = subprocess.run([sys.executable, "-m", "nqueens_kit", "solve", "6", "--method", "ilp", "--json"],
                           capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert proc.returncode == 0 and json.loads(proc.stdout)["verified"] is True

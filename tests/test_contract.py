@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 import time
 from functools import cache
 from itertools import permutations
@@ -98,6 +100,41 @@ def test_every_method_says_what_a_front_end_needs(method: Method) -> None:
     assert Choice(**{k: getattr(choice, k) for k in ("method", "variant", "solver", "settings")}) == choice
     style = choice.style()
     assert style["color"].startswith("#") and style["marker"] and style["linestyle"] is not None
+
+
+@pytest.mark.parametrize("method", METHOD_LIST, ids=IDS)
+def test_the_registry_says_what_the_method_says(method: Method) -> None:
+    """The registry lists a method by name and variant word without importing it (so a command that uses
+    one method loads no other); what it says is what the class says."""
+    assert METHODS.variant_word(method.name) == method.variant_word
+    assert list(METHODS).index(method.name) == METHOD_LIST.index(method)
+
+
+def test_listing_the_methods_imports_none() -> None:
+    code = ("import json, sys\nfrom nqueens_kit.methods import METHODS\n"
+            "names = list(METHODS), [METHODS.variant_word(n) for n in METHODS], 'sat' in METHODS\n"
+            "print(json.dumps([names, METHODS.loaded(), sorted(m for m in sys.modules if '.methods.' in m)]))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    (names, words, has_sat), loaded, modules = json.loads(done.stdout)
+    assert names == IDS and words == [m.variant_word for m in METHOD_LIST] and has_sat
+    assert loaded == [] and modules == ["nqueens_kit.methods.base", "nqueens_kit.methods.registry",
+                                        "nqueens_kit.methods.verbs"]
+
+
+@pytest.mark.parametrize("method", [m for m in METHOD_LIST if m.solvers()],
+                         ids=[m.name for m in METHOD_LIST if m.solvers()])
+def test_another_methods_solver_is_named_as_such(method: Method) -> None:
+    """A solver of another method is refused in one line that says whose it is, before anything on PATH is
+    looked at."""
+    for other in METHOD_LIST:
+        for name in other.solvers():
+            if other is method or name in method.solvers():
+                continue
+            with pytest.raises(InputError) as excinfo:
+                method.choose(solver=name)
+            text = str(excinfo.value)
+            assert text.startswith(f"{name} is ") and f" {other.title} solver, not " in text, text
+            assert f"use --method {other.name} for it" in text and "\n" not in text
 
 
 def test_colours_and_line_styles_tell_methods_apart() -> None:

@@ -171,7 +171,8 @@ def test_cbc_stats_reported():
 def test_unknown_names_are_one_line_input_errors():
     with pytest.raises(InputError, match="valid: lines, pairwise, max-queens"):
         solve_ilp(8, "clever")
-    with pytest.raises(InputError, match="unknown solver .pycosat. for --method ilp; valid: cbc, highs; pycosat is a solver of --method sat"):
+    with pytest.raises(InputError, match="pycosat is a SAT solver, not an ILP solver: use --method sat for it, or one of the ILP solvers: "
+                       "cbc, highs"):
         solve_ilp(8, solver="pycosat")
     with pytest.raises(InputError, match="unknown ILP solver 'gurobi'; valid: cbc, highs"):
         get_solver("ilp", "gurobi")

@@ -169,7 +169,7 @@ def test_time_limit_gives_timeout_and_stops(monkeypatch):
     start = time.perf_counter()
     result = solve_sat(8, solver="sleepy", time_limit=0.5)
     assert result.status == "timeout" and "time limit" in result.message
-    assert time.perf_counter() - start < SLEEPY_SECONDS / 4  # the child was stopped, not waited for
+    assert time.perf_counter() - start < SLEEPY_SECONDS / 10  # the child was stopped, not waited for
 
 
 def test_in_process_solver_with_time_limit_still_solves():

@@ -19,28 +19,30 @@ from collections import Counter
 from pathlib import Path
 
 from ..errors import InputError
-from ..methods import METHODS
-from ..runtime.limits import check_time_limit
+from .common import Later
 
 EXIT_OK, EXIT_NO = 0, 1
 PLOT_KINDS = ("time", "size", "build-solve")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add the bench, plot and report subcommands to the ``nqueens-kit`` parser."""
+def _method_names() -> list[str]:
+    from ..methods import METHODS
+
+    return list(METHODS)
+
+
+def _bench_options(p: argparse.ArgumentParser) -> None:
     from ..bench import DEFAULT_NS, DEFAULT_REPEAT, DEFAULT_TIMEOUT, MAX_RUNS
 
-    p = sub.add_parser(
-        "bench", help="time SAT against ILP over a range of n (a CSV row per run, optional plot)",
-        description="Time each configuration (method x encoding/formulation x solver) at each n, every run in "
-                    "its own process with a wall-clock limit.  Rows are written to the CSV as runs finish, so an "
-                    "interrupted sweep continues with --resume.",
-        epilog="Default sweep: n = 4..64 step 4; SAT pairwise and sequential with pycosat; ILP lines with CBC "
-               f"(tuned settings); {DEFAULT_REPEAT} repeats; {DEFAULT_TIMEOUT:g} s limit per run.",
-    )
+    p.description = ("Time each configuration (method x encoding/formulation x solver) at each n, every run in its "
+                     "own process with a wall-clock limit.  Rows are written to the CSV as runs finish, so an "
+                     "interrupted sweep continues with --resume.")
+    p.epilog = ("Default sweep: n = 4..64 step 4; SAT pairwise and sequential with pycosat; ILP lines with CBC "
+                f"(tuned settings); {DEFAULT_REPEAT} repeats; {DEFAULT_TIMEOUT:g} s limit per run.")
     p.add_argument("--n", dest="ns", default=DEFAULT_NS, metavar="SIZES",
                    help=f"board sizes: a list 4,8,16 or START:STOP[:STEP] with STOP included (default {DEFAULT_NS})")
-    p.add_argument("--methods", default="sat,ilp", help=f"comma-separated: {', '.join(METHODS)} (default sat,ilp)")
+    p.add_argument("--methods", default="sat,ilp",
+                   help=Later(lambda: f"comma-separated: {', '.join(_method_names())} (default sat,ilp)"))
     p.add_argument("--encodings", default=None, help="SAT encodings (default pairwise,sequential)")
     p.add_argument("--formulations", default=None, help="ILP formulations (default lines)")
     p.add_argument("--solvers", default=None,
@@ -84,11 +86,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("frontier", help="the largest n each configuration solves within a time limit, here",
-                       description="For each configuration, double n while one run (a fresh process, a verified "
-                                   "board, no hints) finishes within --limit, then bisect to within 10%: the "
-                                   "largest n it solves on this machine.")
-    p.add_argument("--methods", default="sat,ilp", help=f"comma-separated: {', '.join(METHODS)}")
+
+def _frontier_options(p: argparse.ArgumentParser) -> None:
+    p.description = ("For each configuration, double n while one run (a fresh process, a verified board, no hints) "
+                     "finishes within --limit, then bisect to within 10%: the largest n it solves on this machine.")
+    p.add_argument("--methods", default="sat,ilp", help=Later(lambda: f"comma-separated: {', '.join(_method_names())}"))
     p.add_argument("--encodings", default=None, help="SAT encodings (default pairwise,sequential)")
     p.add_argument("--formulations", default=None, help="ILP formulations (default lines)")
     p.add_argument("--solvers", default=None, help="SAT and ILP solvers (default pycosat and cbc)")
@@ -102,7 +104,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.set_defaults(func=cmd_frontier)
 
-    p = sub.add_parser("plot", help="draw a results CSV from 'bench' (time, size or build/solve)")
+
+def _plot_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("csv", metavar="RESULTS.csv", help="a CSV written by nqueens-kit bench")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.png, FILE.svg or FILE.pdf")
     p.add_argument("--kind", choices=PLOT_KINDS, default="time",
@@ -111,11 +114,27 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="which time --kind time shows (default total = build + solve)")
     p.set_defaults(func=cmd_plot)
 
-    p = sub.add_parser("report", help="write a Markdown (and HTML) report of a results CSV with its plots")
+
+def _report_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("csv", metavar="RESULTS.csv", help="a CSV written by nqueens-kit bench")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder for README.md, index.html and PNGs")
     p.add_argument("--title", default=None, help="the report's heading")
     p.set_defaults(func=cmd_report)
+
+
+#: The subcommands of this module: name -> (help, the function that adds its options).
+COMMANDS = {
+    "bench": ("time SAT against ILP over a range of n (a CSV row per run, optional plot)", _bench_options),
+    "frontier": ("the largest n each configuration solves within a time limit, here", _frontier_options),
+    "plot": ("draw a results CSV from 'bench' (time, size or build/solve)", _plot_options),
+    "report": ("write a Markdown (and HTML) report of a results CSV with its plots", _report_options),
+}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the bench, frontier, plot and report subcommands, with their options, to the ``nqueens-kit`` parser."""
+    for name, (help_text, add_options) in COMMANDS.items():
+        add_options(sub.add_parser(name, help=help_text))
 
 
 def _whole(text: str, what: str, minimum: int) -> int:
@@ -177,6 +196,7 @@ def _bench_command(args: argparse.Namespace, resume: bool = False) -> str:
 def cmd_bench(args: argparse.Namespace) -> int:
     from ..bench import SweepInterrupted, check_available, check_output, make_configs, parse_ns, run_sweep
     from ..bench.sweep import check_run_count
+    from ..runtime.limits import check_time_limit, memory_budget, parse_bytes
 
     ns = parse_ns(args.ns)
     args.place_random = _whole(args.place_random, "--place-random", 0)
@@ -185,7 +205,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
     args.max_runs = _whole(args.max_runs, "--max-runs", 1)
     args.jobs = _whole(args.jobs, "--jobs", 1)
     args.timeout = check_time_limit(args.timeout, "--timeout")
-    from ..runtime.limits import memory_budget, parse_bytes
 
     memory_limit = (parse_bytes(args.memory_limit, "--memory-limit") if args.memory_limit is not None
                     else memory_budget() // args.jobs)
@@ -282,6 +301,7 @@ def cmd_frontier(args: argparse.Namespace) -> int:
 
     from ..bench import check_available, make_configs
     from ..bench.frontier import COUNT_MAX_N, count_frontier, frontier
+    from ..runtime.limits import check_time_limit
 
     configs = make_configs(args.methods, args.encodings, args.formulations, args.solvers, args.settings)
     check_available(configs)

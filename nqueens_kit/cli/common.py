@@ -10,15 +10,18 @@ terminated, 129 hung up).
 from __future__ import annotations
 
 import argparse
-import json
-from collections.abc import Sequence
-from typing import Any, NoReturn
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..errors import InputError
-from ..methods import METHODS, Method, get_method
-from ..problem.board import Problem, draw, parse_cell, parse_n, violations, whole_number
-from ..problem.results import SolveResult, Status
-from ..runtime.limits import check_time_limit
+
+if TYPE_CHECKING:
+    from ..methods import Method
+    from ..problem.board import Problem
+    from ..problem.results import SolveResult, Status
+
+# The kit itself is imported by the functions that use it: ``nqueens-kit --help`` lists the commands without it.
 
 PROG = "nqueens-kit"
 EXIT_OK, EXIT_NO, EXIT_INPUT, EXIT_TIMEOUT, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 70, 130
@@ -26,19 +29,64 @@ EXIT_OK, EXIT_NO, EXIT_INPUT, EXIT_TIMEOUT, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2
 DRAW_LIMIT = 64
 
 
+class Later(str):
+    """A help text written when help is shown, not when the parser is built: one that lists every method's
+    variants, say, would import every method for a command that uses one."""
+
+    write: Callable[[], str]
+
+    def __new__(cls, write: Callable[[], str]) -> Later:
+        text = super().__new__(cls, "...")
+        text.write = write
+        return text
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (the usage is one ``--help`` away)."""
+    """argparse with one-line errors (the usage is one ``--help`` away) and help texts written when shown
+    (:class:`Later`)."""
 
     def error(self, message: str) -> NoReturn:
         raise InputError(f"{message} (see {self.prog} --help)")
 
+    _showing = False
+
+    def format_help(self) -> str:
+        for action in self._actions:
+            if isinstance(action.help, Later):
+                action.help = action.help.write()
+        Parser._showing = True
+        try:
+            return super().format_help()
+        finally:
+            Parser._showing = False
+
+    def format_usage(self) -> str:
+        Parser._showing = True
+        try:
+            return super().format_usage()
+        finally:
+            Parser._showing = False
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        """A formatter for the terminal's width when help is shown; while the parser is built (argparse checks
+        each option's metavar with one) any width does, and the terminal is not asked (which imports shutil)."""
+        if Parser._showing:
+            return super()._get_formatter()
+        make: Any = self.formatter_class  # argparse's formatters take a width, which typeshed leaves out
+        formatter: argparse.HelpFormatter = make(prog=self.prog, width=80)
+        return formatter
+
 
 def print_json(data: Any) -> None:
+    import json
+
     print(json.dumps(data, indent=None, separators=(",", ":"), default=str))
 
 
 def whole(text: str, what: str, minimum: int) -> int:
     """A whole-number option of at least ``minimum``, or a one-line error."""
+    from ..problem.board import whole_number
+
     value = whole_number(text)
     if value is None or value < minimum:
         raise InputError(f"{what} must be a whole number of at least {minimum}, not {str(text)[:40]!r}")
@@ -46,8 +94,11 @@ def whole(text: str, what: str, minimum: int) -> int:
 
 
 def variant_words() -> list[str]:
-    """The words the registered methods call their variants (``encoding``, ``formulation``): one option each."""
-    return sorted({m.variant_word for m in METHODS.values() if m.variant_word})
+    """The words the registered methods call their variants (``encoding``, ``formulation``): one option each
+    (from the registry: no method is loaded to tell)."""
+    from ..methods import METHODS
+
+    return sorted({word for word in map(METHODS.variant_word, METHODS) if word})
 
 
 def add_place(p: argparse.ArgumentParser) -> None:
@@ -62,18 +113,31 @@ def add_json(p: argparse.ArgumentParser) -> None:
 def add_choice(p: argparse.ArgumentParser, verb: str) -> None:
     """``--method`` (the methods that have ``verb``), one option per variant word, ``--solver``,
     ``--settings``, ``--time-limit`` and ``--max-memory``."""
-    able = [m for m in METHODS.values() if verb in m.verbs]
+    from ..methods import METHODS
+
+    # The help texts name every method's variants and settings: written only when help is shown (Later), so
+    # that parsing loads no method.
+    def able() -> list[Method]:
+        return [m for m in METHODS.values() if verb in m.verbs]
+
+    def methods_text() -> str:
+        return f"how to {verb} (default {able()[0].name}): " + "; ".join(f"{m.name}: {m.summary}" for m in able())
+
+    def variants_text(word: str) -> str:
+        listed = "; ".join(f"{m.title}: {', '.join(m.variants())}" for m in able() if m.variant_word == word)
+        return f"the {word} of the method ({listed})"
+
+    def settings_text() -> str:
+        named = "; ".join(f"{m.name}: {', '.join(m.settings())} (default {next(iter(m.settings()))})"
+                          for m in able() if m.settings())
+        return f"the method's named solver settings ({named})"
+
     # every method is a valid word: one that lacks the verb refuses it itself, naming those that have it
-    p.add_argument("--method", default=None, choices=list(METHODS),
-                   help=f"how to {verb} (default {able[0].name}): " + "; ".join(f"{m.name}: {m.summary}" for m in able))
+    p.add_argument("--method", default=None, choices=list(METHODS), help=Later(methods_text))
     for word in variant_words():
-        owners = [m for m in able if m.variant_word == word]
-        listed = "; ".join(f"{m.title}: {', '.join(m.variants())}" for m in owners)
-        p.add_argument(f"--{word}", default=None, help=f"the {word} of the method ({listed})")
+        p.add_argument(f"--{word}", default=None, help=Later(partial(variants_text, word)))
     p.add_argument("--solver", default=None, help="the method's solver (default: its first); see 'nqueens-kit solvers'")
-    named = "; ".join(f"{m.name}: {', '.join(m.settings())} (default {next(iter(m.settings()))})"
-                      for m in able if m.settings())
-    p.add_argument("--settings", default=None, help=f"the method's named solver settings ({named})")
+    p.add_argument("--settings", default=None, help=Later(settings_text))
     p.add_argument("--time-limit", default=None, metavar="S",
                    help="wall-clock limit in seconds on the whole job (build, solve, decode)")
     p.add_argument("--max-memory", default=None, metavar="SIZE",
@@ -82,18 +146,22 @@ def add_choice(p: argparse.ArgumentParser, verb: str) -> None:
 
 
 def chosen_method(args: argparse.Namespace) -> Method:
+    from ..methods import get_method
+
     return get_method(getattr(args, "method", None))
 
 
 def variant(args: argparse.Namespace, chosen: Method) -> str | None:
     """The one variant the options name, refused where the method calls its variants otherwise (or has none)."""
+    from ..methods import METHODS
+
     given = {word: getattr(args, word) for word in variant_words() if getattr(args, word, None) is not None}
     if len(given) > 1:
         raise InputError(f"give one of {', '.join('--' + w for w in given)}, not several")
     if not given:
         return None
     word, value = next(iter(given.items()))
-    owners = " or ".join(f"--method {m.name}" for m in METHODS.values() if m.variant_word == word)
+    owners = " or ".join(f"--method {name}" for name in METHODS if METHODS.variant_word(name) == word)
     if chosen.variant_word is None:
         raise InputError(f"--{word} does not apply to --method {chosen.name} ({chosen.summary}); it goes with {owners}")
     if word != chosen.variant_word:
@@ -103,16 +171,23 @@ def variant(args: argparse.Namespace, chosen: Method) -> str | None:
 
 
 def problem_from(n_text: str, places: Sequence[str], break_symmetry: bool = False) -> Problem:
+    from ..problem.board import Problem, parse_cell, parse_n
+
     n = parse_n(n_text)
     return Problem(n, tuple(parse_cell(text, n) for text in places), break_symmetry=break_symmetry)
 
 
 def time_limit(args: argparse.Namespace) -> float | None:
+    from ..runtime.limits import check_time_limit
+
     return check_time_limit(getattr(args, "time_limit", None))
 
 
 def report_solve(result: SolveResult, as_json: bool, how: str | None = None) -> int:
     """Print a solve (text or JSON); the exit status of its outcome."""
+    from ..problem.board import draw, violations
+    from ..problem.results import Status
+
     if as_json:
         print_json(result.to_dict())
     else:
@@ -152,6 +227,8 @@ def report_solve(result: SolveResult, as_json: bool, how: str | None = None) -> 
 
 def exit_code(status: Status, verified: bool | None = None) -> int:
     """0 solved and verified; 3 a time or memory limit; 1 anything else (infeasible, an invalid board, an error)."""
+    from ..problem.results import Status
+
     if status == Status.SOLVED:
         return EXIT_OK if verified is not False else EXIT_NO
     return EXIT_TIMEOUT if status in (Status.TIMEOUT, Status.MEMOUT) else EXIT_NO

@@ -5,25 +5,22 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from ..inside.bnb import DEFAULT_MAX_NODES, MAX_BNB_N, branch_and_bound, tree_text
-from ..inside.cdcl import DEFAULT_MAX_EVENTS, MAX_TRACE_N, trace, trace_cadical
-from ..methods.ilp.formulations import FORMULATIONS
-from ..methods.sat.encodings import DEFAULT_ENCODING, ENCODINGS
-from ..problem.board import draw
-from ..runtime import isolate
-from ..runtime.isolate import ChildRun, Ended
-from ..runtime.limits import check_time_limit
 from .common import EXIT_NO, EXIT_OK, EXIT_TIMEOUT, PROG, add_place, print_json, problem_from, whole
 
+if TYPE_CHECKING:
+    from ..runtime.isolate import ChildRun
 
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("trace", help="watch a CDCL solver: decisions, propagations, conflicts, learned clauses",
-                       description="Solve one board with a CDCL solver and print every step, one a line: "
-                                   "decide, propagate (with the clause that forced it), conflict, learn, "
-                                   "backjump, restart.  The kit's own solver tells everything; --engine "
-                                   f"cadical shows CaDiCaL's real trail without the clauses.  Boards up to "
-                                   f"n = {MAX_TRACE_N}.")
+
+def _trace_options(p: argparse.ArgumentParser) -> None:
+    from ..inside.cdcl import DEFAULT_MAX_EVENTS, MAX_TRACE_N
+    from ..methods.sat.encodings import DEFAULT_ENCODING, ENCODINGS
+
+    p.description = ("Solve one board with a CDCL solver and print every step, one a line: decide, propagate (with "
+                     "the clause that forced it), conflict, learn, backjump, restart.  The kit's own solver tells "
+                     "everything; --engine cadical shows CaDiCaL's real trail without the clauses.  Boards up to "
+                     f"n = {MAX_TRACE_N}.")
     p.add_argument("n", metavar="N", help="board size")
     add_place(p)
     p.add_argument("--encoding", default=DEFAULT_ENCODING, help=f"one of: {', '.join(ENCODINGS)}")
@@ -35,11 +32,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.set_defaults(func=cmd_trace)
 
-    p = sub.add_parser("bnb", help="branch and bound made visible: every LP relaxation of the search tree",
-                       description="Solve one board by the kit's own branch and bound over LP relaxations (HiGHS "
-                                   "or CBC solve each LP) and print the tree: each node's branching decision, "
-                                   "LP bound, fractional cells, and whether it branched, was integral, "
-                                   f"infeasible or pruned.  Boards up to n = {MAX_BNB_N}.")
+
+def _bnb_options(p: argparse.ArgumentParser) -> None:
+    from ..inside.bnb import DEFAULT_MAX_NODES, MAX_BNB_N
+    from ..methods.ilp.formulations import FORMULATIONS
+
+    p.description = ("Solve one board by the kit's own branch and bound over LP relaxations (HiGHS or CBC solve "
+                     "each LP) and print the tree: each node's branching decision, LP bound, fractional cells, and "
+                     f"whether it branched, was integral, infeasible or pruned.  Boards up to n = {MAX_BNB_N}.")
     p.add_argument("n", metavar="N", help="board size")
     add_place(p)
     p.add_argument("--formulation", default="lines", help=f"one of: {', '.join(FORMULATIONS)}")
@@ -51,8 +51,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_bnb)
 
 
+#: The subcommands of this module: name -> (help, the function that adds its options).
+COMMANDS = {
+    "trace": ("watch a CDCL solver: decisions, propagations, conflicts, learned clauses", _trace_options),
+    "bnb": ("branch and bound made visible: every LP relaxation of the search tree", _bnb_options),
+}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add this module's subcommands, with their options, to the ``nqueens-kit`` parser."""
+    for name, (help_text, add_options) in COMMANDS.items():
+        add_options(sub.add_parser(name, help=help_text))
+
+
 def _stopped(run: ChildRun, what: str, limit: float | None, hint: str) -> int:
     """A trace or tree that did not finish: the child's error raised, or one line and exit status 3."""
+    from ..runtime.isolate import Ended
+
     run.raise_error()
     why = f"did not finish within the {limit:g} s limit" if run.status == Ended.TIMEOUT else "ran out of memory"
     print(f"{PROG}: {what} {why}; {hint}", file=sys.stderr)
@@ -60,6 +75,12 @@ def _stopped(run: ChildRun, what: str, limit: float | None, hint: str) -> int:
 
 
 def cmd_trace(args: argparse.Namespace) -> int:
+    from ..inside.cdcl import trace, trace_cadical
+    from ..problem.board import draw
+    from ..runtime import isolate
+    from ..runtime.isolate import Ended
+    from ..runtime.limits import check_time_limit
+
     problem = problem_from(args.n, args.place)
     n = problem.n
     limit = check_time_limit(args.time_limit)
@@ -85,6 +106,12 @@ def cmd_trace(args: argparse.Namespace) -> int:
 
 
 def cmd_bnb(args: argparse.Namespace) -> int:
+    from ..inside.bnb import branch_and_bound, tree_text
+    from ..problem.board import draw
+    from ..runtime import isolate
+    from ..runtime.isolate import Ended
+    from ..runtime.limits import check_time_limit
+
     problem = problem_from(args.n, args.place)
     n = problem.n
     limit = check_time_limit(args.time_limit)

@@ -28,17 +28,26 @@ traceback and a line saying so), 130 interrupted (143 terminated, 129 hung up).
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import signal
 import sys
-import traceback
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from .. import __version__
 from ..errors import InputError, KitBug, NQueensError, SolverError
-from . import _startup_interrupt, bench, inside, solve
+from . import _startup_interrupt
 from .common import EXIT_BUG, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, EXIT_TIMEOUT, PROG, Parser, print_json
+
+#: The modules of the subcommands (under :mod:`nqueens_kit.cli`) and their commands, in the order ``--help``
+#: lists them; each module has ``COMMANDS``, name -> (help, the function that adds its options).  A command
+#: imports its own module alone.
+COMMAND_MODULES = {
+    "solve": ("solve", "count", "cnf", "decode", "lp", "notebooks", "solvers"),
+    "bench": ("bench", "frontier", "plot", "report"),
+    "inside": ("trace", "bnb"),
+}
 
 
 class Interrupted(KeyboardInterrupt):
@@ -49,16 +58,30 @@ class Interrupted(KeyboardInterrupt):
         self.code, self.why = code, why
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command's parser: every subcommand with its options, or, given ``command``, every subcommand listed
+    and only that one's options added (what :func:`main` parses with: the options of the others, and what
+    their help texts import, cost a command that does not use them)."""
     parser = Parser(prog=PROG, description="N-queens as SAT, ILP, CP and search: solve, count, encode, measure.",
                     epilog="Exit status: 0 solved, 1 infeasible or a solver failed, 2 bad input, 3 time limit "
                            "reached, 70 a bug in nqueens-kit.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    solve.register(sub)
-    bench.register(sub)
-    inside.register(sub)
+    for module_name, names in COMMAND_MODULES.items():
+        if command and command not in names and any(command in listed for listed in COMMAND_MODULES.values()):
+            continue  # a command of another module is run: nothing here is parsed
+        module = importlib.import_module(f"{__package__}.{module_name}")
+        for name, (help_text, add_options) in module.COMMANDS.items():
+            p = sub.add_parser(name, help=help_text)
+            if command is None or name == command:
+                add_options(p)
     return parser
+
+
+def _command_in(argv: Sequence[str]) -> str:
+    """The subcommand ``argv`` names: its first word that is not an option (the command itself has no
+    option that takes a value); "" when there is none (``--help``, ``--version``)."""
+    return next((word for word in argv if not word.startswith("-")), "")
 
 
 def _wants_json(argv: Sequence[str]) -> bool:
@@ -101,6 +124,8 @@ def _fail(message: str, argv: Sequence[str], code: int = EXIT_INPUT) -> int:
 def _bug(exc: BaseException, argv: Sequence[str]) -> int:
     """An exception nothing the user did explains: the traceback (the child's, for a bug in a child process),
     and one line saying it is a bug in the kit."""
+    import traceback
+
     details = exc.details if isinstance(exc, KitBug) and exc.details else "".join(
         traceback.format_exception(type(exc), exc, exc.__traceback__))
     print(details.rstrip(), file=sys.stderr)
@@ -112,7 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         _ctrl_c_raises()
-        parser = build_parser()
+        parser = build_parser(_command_in(argv))
         try:
             args = parser.parse_args(argv)
         except SystemExit as exc:  # --help or --version, already printed
@@ -168,7 +193,30 @@ def _silence_stdout() -> None:
 
 def run() -> NoReturn:
     """Console-script entry point."""
-    sys.exit(main())
+    end(main())
+
+
+def end(code: int) -> NoReturn:
+    """End the command with exit status ``code`` as :func:`sys.exit` would, less its last step.
+
+    What the interpreter's exit does that matters is done here: a thread of the command's that still runs
+    (a thread pool's) is waited for by the ordinary exit instead; else the exit functions run (``atexit``)
+    and the output is flushed.  Then the process ends without freeing, module by module, everything it
+    loaded, which is a good part of a short command's processor time.  Every child process has been stopped
+    and reaped by then (:mod:`nqueens_kit.runtime.isolate`)."""
+    threading = sys.modules.get("threading")
+    if threading is not None and any(thread.is_alive() and not thread.daemon and thread is not threading.main_thread()
+                                     for thread in threading.enumerate()):
+        sys.exit(code)
+    import atexit
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):  # closed, or gone: nothing more can be said on it
+            pass
+    os._exit(code)
 
 
 __all__ = ["EXIT_NO", "EXIT_OK", "build_parser", "main", "run"]

@@ -10,27 +10,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..course.bundle import copy_notebooks
 from ..errors import InputError
-from ..formats.solver_output import read_solver_output
-from ..inside.proofs import solve_with_proof
-from ..methods import METHODS, Choice, count, count_estimate, solve
-from ..methods.base import Method
-from ..methods.ilp.formulations import FORMULATIONS, get_formulation
-from ..methods.ilp.model import export_model
-from ..methods.sat.cnf import build_cnf, cnf_size, decode_model, dimacs_text, write_dimacs
-from ..methods.sat.encodings import DEFAULT_ENCODING, ENCODINGS
-from ..methods.sat.formula import count_formula
-from ..methods.verbs import duration_text, refuse_endless_count
-from ..problem.board import Problem, parse_n
-from ..problem.results import Answer, CountResult, SolveResult, Status
-from ..runtime.limits import DIMACS_BYTES_PER_LITERAL, check_size, human_bytes
 from .common import (
     EXIT_OK,
     EXIT_TIMEOUT,
     PROG,
+    Later,
     add_choice,
     add_json,
     add_place,
@@ -42,12 +29,18 @@ from .common import (
     variant,
 )
 
+if TYPE_CHECKING:
+    from ..methods import Choice, Method
+    from ..problem.board import Problem
+    from ..problem.results import CountResult, SolveResult
+
+# The kit itself is imported by the commands that use it: ``nqueens-kit --help`` lists them without it.
+
 #: A count expected to take longer than this many seconds says so before it starts.
 WARN_SECONDS = 10.0
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("solve", help="find one solution (SAT, ILP, CP, local search, backtracking, construction)")
+def _solve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("n", metavar="N", help="board size")
     add_choice(p, "solve")
     add_place(p)
@@ -61,7 +54,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="proof checker for --proof (default: drup, else dratify)")
     p.set_defaults(func=cmd_solve)
 
-    p = sub.add_parser("count", help="count all (or fundamental) solutions")
+
+def _count_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("n", metavar="N", nargs="?", help="board size (omit with --from-cnf)")
     add_choice(p, "count")
     p.add_argument("--fundamental", action="store_true", help="also count solutions up to rotation and reflection")
@@ -77,7 +71,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_json(p)
     p.set_defaults(func=cmd_count)
 
-    p = sub.add_parser("cnf", help="write the CNF in DIMACS format")
+
+def _cnf_options(p: argparse.ArgumentParser) -> None:
+    from ..methods.sat.encodings import DEFAULT_ENCODING, ENCODINGS
+
     p.add_argument("n", metavar="N", help="board size")
     p.add_argument("--encoding", default=DEFAULT_ENCODING, help=f"one of: {', '.join(ENCODINGS)}")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
@@ -87,7 +84,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_place(p)
     p.set_defaults(func=cmd_cnf)
 
-    p = sub.add_parser("decode", help="read a SAT solver's output and draw and check the board")
+
+def _decode_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("output", metavar="SOLVER_OUTPUT",
                    help="MiniSat result file or competition-format output ('-': stdin)")
     p.add_argument("--n", dest="decode_n", metavar="N", required=True, help="board size")
@@ -95,22 +93,48 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_json(p)
     p.set_defaults(func=cmd_decode)
 
-    p = sub.add_parser("lp", help="export the ILP model as .lp or .mps")
+
+def _lp_options(p: argparse.ArgumentParser) -> None:
+    def formulations() -> str:
+        from ..methods.ilp.formulations import FORMULATIONS
+
+        return f"one of: {', '.join(FORMULATIONS)} (default lines)"
+
     p.add_argument("n", metavar="N", help="board size")
-    p.add_argument("--formulation", default=None, help=f"one of: {', '.join(FORMULATIONS)} (default lines)")
+    p.add_argument("--formulation", default=None, help=Later(formulations))
     p.add_argument("-o", "--output", metavar="FILE", required=True, help="FILE.lp or FILE.mps")
     p.add_argument("--max-memory", default=None, metavar="SIZE", help="refuse models larger than this")
     add_place(p)
     p.set_defaults(func=cmd_lp)
 
-    p = sub.add_parser("notebooks", help="copy the notebooks (chapters and their data) into a folder")
+
+def _notebooks_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("dest", metavar="DEST", help="folder to copy them into (made if needed)")
     p.add_argument("--force", action="store_true", help="overwrite notebooks already there")
     p.set_defaults(func=cmd_notebooks)
 
-    p = sub.add_parser("solvers", help="list every method's solvers, whether they are installed, and what they can do")
+
+def _solvers_options(p: argparse.ArgumentParser) -> None:
     add_json(p)
     p.set_defaults(func=cmd_solvers)
+
+
+#: The subcommands of this module: name -> (help, the function that adds its options).
+COMMANDS = {
+    "solve": ("find one solution (SAT, ILP, CP, local search, backtracking, construction)", _solve_options),
+    "count": ("count all (or fundamental) solutions", _count_options),
+    "cnf": ("write the CNF in DIMACS format", _cnf_options),
+    "decode": ("read a SAT solver's output and draw and check the board", _decode_options),
+    "lp": ("export the ILP model as .lp or .mps", _lp_options),
+    "notebooks": ("copy the notebooks (chapters and their data) into a folder", _notebooks_options),
+    "solvers": ("list every method's solvers, whether they are installed, and what they can do", _solvers_options),
+}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add this module's subcommands, with their options, to the ``nqueens-kit`` parser."""
+    for name, (help_text, add_options) in COMMANDS.items():
+        add_options(sub.add_parser(name, help=help_text))
 
 
 # --------------------------------------------------------------------------------------------- solve
@@ -123,6 +147,8 @@ def _isolated(chosen: Method) -> bool | None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    from ..methods import solve
+
     chosen = chosen_method(args)
     problem = problem_from(args.n, args.place, args.break_symmetry)
     limit = time_limit(args)
@@ -139,11 +165,17 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _choice_of(result: SolveResult, chosen: Method) -> Choice:
+    from ..methods import Choice
+
     return Choice(chosen.name, result.variant, result.solver, result.options.get("settings"))
 
 
 def _solve_with_proof(args: argparse.Namespace, chosen: Method, problem: Problem, limit: float | None) -> int:
     """``solve N --proof FILE``: for methods whose solvers write proofs of unsatisfiability."""
+    from ..inside.proofs import solve_with_proof
+    from ..methods import METHODS
+    from ..methods.sat.encodings import DEFAULT_ENCODING
+
     if not chosen.proves:
         able = [m.name for m in METHODS.values() if m.proves]
         raise InputError(f"--proof needs {' or '.join('--method ' + name for name in able)}, whose solvers write "
@@ -162,6 +194,9 @@ def _solve_with_proof(args: argparse.Namespace, chosen: Method, problem: Problem
 
 
 def report_count(result: CountResult, as_json: bool, how: str, extra: dict[str, Any] | None = None) -> int:
+    from ..problem.board import Problem
+    from ..problem.results import Status
+
     code = EXIT_OK if result.status == Status.SOLVED else EXIT_TIMEOUT
     if as_json:
         data = result.to_dict()
@@ -205,6 +240,9 @@ class _Progress:
 
 
 def _warn_long_count(problem: Problem, chosen: Method, limit: float | None) -> float | None:
+    from ..methods import count_estimate
+    from ..methods.verbs import duration_text
+
     estimate = count_estimate(problem, chosen)
     if estimate is None:
         return None
@@ -219,6 +257,9 @@ def _warn_long_count(problem: Problem, chosen: Method, limit: float | None) -> f
 
 
 def cmd_count(args: argparse.Namespace) -> int:
+    from ..methods import count
+    from ..methods.verbs import refuse_endless_count
+
     limit = time_limit(args)
     settings = args.settings
     if args.no_projection:
@@ -250,6 +291,9 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 
 def _count_from_cnf(args: argparse.Namespace, limit: float | None) -> int:
+    from ..methods.sat.formula import count_formula
+    from ..problem.board import parse_n
+
     if args.n is not None:
         raise InputError("with --from-cnf give the board size as --n N, not as an argument")
     named = [option for option in ("place", "method", "encoding", "formulation", "settings", "no_projection")
@@ -272,6 +316,10 @@ def _count_from_cnf(args: argparse.Namespace, limit: float | None) -> int:
 
 
 def cmd_cnf(args: argparse.Namespace) -> int:
+    from ..methods.sat.cnf import build_cnf, cnf_size, dimacs_text, write_dimacs
+    from ..methods.sat.encodings import DEFAULT_ENCODING, ENCODINGS
+    from ..runtime.limits import DIMACS_BYTES_PER_LITERAL, check_size, human_bytes
+
     problem = problem_from(args.n, args.place, args.break_symmetry)
     size = cnf_size(problem, args.encoding if args.encoding in ENCODINGS else DEFAULT_ENCODING)
     check_size(size, f"the {args.encoding} CNF of {problem.n}-queens",
@@ -308,6 +356,10 @@ def cmd_decode(args: argparse.Namespace) -> int:
       model's ending 0), a status word other than those above, malformed lines or no answer at all:
       bad input, one line on stderr naming the line (exit 2).
     """
+    from ..formats.solver_output import read_solver_output
+    from ..methods.sat.cnf import decode_model
+    from ..problem.results import Answer, SolveResult, Status
+
     problem = problem_from(args.decode_n, args.place)
     if args.output == "-":
         source = "standard input"
@@ -343,6 +395,10 @@ def cmd_decode(args: argparse.Namespace) -> int:
 
 
 def cmd_lp(args: argparse.Namespace) -> int:
+    from ..methods.ilp.formulations import get_formulation
+    from ..methods.ilp.model import export_model
+    from ..runtime.limits import check_size
+
     problem = problem_from(args.n, args.place)
     form = get_formulation(args.formulation)
     check_size(form.size(problem), f"the {form.name} ILP model of {problem.n}-queens", "use a smaller n",
@@ -353,6 +409,8 @@ def cmd_lp(args: argparse.Namespace) -> int:
 
 
 def cmd_notebooks(args: argparse.Namespace) -> int:
+    from ..course.bundle import copy_notebooks
+
     if not args.dest.strip():
         raise InputError("notebooks needs a folder to copy them into, not an empty string")
     written = copy_notebooks(args.dest, force=args.force)
@@ -364,6 +422,8 @@ def cmd_notebooks(args: argparse.Namespace) -> int:
 
 def solver_rows() -> list[dict[str, Any]]:
     """One row per method and solver (a method without solvers gets one row, ``built in``)."""
+    from ..methods import METHODS
+
     rows: list[dict[str, Any]] = []
     for method in METHODS.values():
         solvers = method.solvers()
@@ -379,6 +439,8 @@ def solver_rows() -> list[dict[str, Any]]:
 
 
 def cmd_solvers(args: argparse.Namespace) -> int:
+    from ..methods import METHODS
+
     rows = solver_rows()
     if args.json:
         print_json(rows)

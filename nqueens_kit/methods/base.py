@@ -37,10 +37,12 @@ that have it, so a front end never needs to know which those are.
 
 from __future__ import annotations
 
+import os
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
+from importlib import import_module
 from typing import Any, ClassVar
 
 from ..errors import InputError, SolverError
@@ -48,7 +50,7 @@ from ..problem.board import Board, Problem, canonical, shown, violations
 from ..problem.results import CountResult, SolveResult, Status
 from ..runtime import isolate
 from ..runtime.limits import Size, check_size
-from ..solvers.base import Solver
+from ..solvers.base import Solver, wrong_method
 
 #: The verbs a method may have: one board, how many boards, the boards one by one.
 VERBS = ("solve", "count", "iterate")
@@ -198,14 +200,18 @@ class Method(ABC):
             raise InputError(f"a solver is named by a word such as {', '.join(list(solvers)[:3])}, not {name!r}")
         if name in solvers:
             return solvers[name]
+        anything = f", {self.unregistered_hint}" if self.unregistered_hint else ""
+        # Another method's solver is named as such before anything on PATH is looked at, so one mistake gets
+        # one message whatever is installed (a `cbc` executable is CBC, not a DIMACS SAT solver).
+        owner = None if os.sep in name else next(  # a path is no registry entry's name
+            (m for m in METHODS.values() if m is not self and name in m.solvers()), None)
+        if owner is not None:
+            raise InputError(wrong_method(name, owner.title, owner.name, self.title, list(solvers), anything))
         found = self.unregistered_solver(name)
         if found is not None:
             return found
-        owners = [m.name for m in METHODS.values() if name in m.solvers()]
-        elsewhere = f"; {name} is a solver of --method {owners[0]}" if owners else ""
-        anything = f", {self.unregistered_hint}" if self.unregistered_hint else ""
         raise InputError(f"unknown solver {name[:40]!r} for --method {self.name}; valid: {', '.join(solvers)}"
-                         f"{anything}{elsewhere}")
+                         f"{anything}")
 
     #: What else :meth:`solver` accepts, for its error message ("" if nothing).
     unregistered_hint: ClassVar[str] = ""
@@ -389,8 +395,66 @@ class Method(ABC):
 
 # -------------------------------------------------------------------------------------- the registry
 
+class MethodRegistry(MutableMapping[str, Method]):
+    """Name -> method, the default first, each method's module imported when the method is first asked for.
+
+    :mod:`nqueens_kit.methods.registry` enters every method by name with where its class lives and what it
+    calls its variants (:meth:`enter`), so listing the names or the variant words imports nothing, and
+    ``nqueens-kit solve 8`` loads the SAT method alone.  Iterating :meth:`values` loads each method as it
+    comes; a method set as an item (a test's newcomer) is used as it is.
+    """
+
+    def __init__(self) -> None:
+        self._entries: dict[str, Method | str] = {}
+        self._words: dict[str, str | None] = {}
+
+    def enter(self, name: str, target: str, variant_word: str | None) -> None:
+        """Enter ``name``, whose class is ``target`` (``module:Class``, imported on first use)."""
+        self._entries[name] = target
+        self._words[name] = variant_word
+
+    def __getitem__(self, name: str) -> Method:
+        entry = self._entries[name]
+        if isinstance(entry, str):
+            module, _, cls = entry.partition(":")
+            method = getattr(import_module(module), cls)()
+            if not isinstance(method, Method) or method.name != name or method.variant_word != self._words[name]:
+                raise TypeError(f"the registry's entry {name!r} ({entry}, variants called {self._words[name]!r}) "
+                                f"does not match its class ({method!r})")
+            self._entries[name] = entry = method
+        return entry
+
+    def __setitem__(self, name: str, method: Method) -> None:
+        self._entries[name] = method
+        self._words[name] = method.variant_word
+
+    def __delitem__(self, name: str) -> None:
+        del self._entries[name]
+        del self._words[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._entries))
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __repr__(self) -> str:
+        return f"<methods {', '.join(self._entries)}>"
+
+    def variant_word(self, name: str) -> str | None:
+        """What the method ``name`` calls its variants (``encoding``, ``formulation``), without loading it."""
+        return self._words[name]
+
+    def loaded(self) -> list[str]:
+        """The names of the methods whose modules are imported so far."""
+        return [name for name, entry in self._entries.items() if not isinstance(entry, str)]
+
+
 #: Name -> method, the default first: filled by :mod:`nqueens_kit.methods.registry` (one line per method).
-METHODS: dict[str, Method] = {}
+METHODS = MethodRegistry()
 
 
 def get_method(name: str | Method | None) -> Method:

@@ -1,8 +1,10 @@
 """The registry of methods: one line each, in the order tables and menus list them (the first is the default).
 
 Adding a method is a module with a :class:`~nqueens_kit.methods.base.Method` subclass and one line in
-:data:`ENTRIES`; loading the registry fills :data:`~nqueens_kit.methods.base.METHODS`, where every front
-end finds it.
+:data:`ENTRIES`: its name, where its class lives and what it calls its variants (checked against the class
+when it loads).  Loading the registry enters every line in :data:`~nqueens_kit.methods.base.METHODS`, where
+every front end finds it; a method's module is imported when the method is first asked for, so a command
+that uses one method does not import the others (nor their solvers).
 
 >>> list(METHODS)[:2], get_method(None).name
 (['sat', 'ilp'], 'sat')
@@ -12,33 +14,23 @@ end finds it.
 
 from __future__ import annotations
 
-from importlib import import_module
+from .base import METHODS, get_method, method_of_solver, methods_with
 
-from .base import METHODS, Method, get_method, method_of_solver, methods_with
-
-#: ``module:Class`` under :mod:`nqueens_kit.methods`, one line per method.
+#: ``(name, module:Class under nqueens_kit.methods, what it calls its variants)``, one line per method.
 ENTRIES = (
-    "sat.method:SatMethod",
-    "ilp.method:IlpMethod",
-    "cp:CpMethod",
-    "search.local_search:LocalSearchMethod",
-    "search.construct:ConstructMethod",
-    "search.backtrack:BacktrackMethod",
-    "modelcount:ModelCountMethod",
+    ("sat", "sat.method:SatMethod", "encoding"),
+    ("ilp", "ilp.method:IlpMethod", "formulation"),
+    ("cp", "cp:CpMethod", "formulation"),
+    ("local-search", "search.local_search:LocalSearchMethod", None),
+    ("construct", "search.construct:ConstructMethod", None),
+    ("backtrack", "search.backtrack:BacktrackMethod", None),
+    ("model-count", "modelcount:ModelCountMethod", "encoding"),
 )
 
 
-def _load(entry: str) -> Method:
-    module, _, cls = entry.partition(":")
-    method = getattr(import_module(f"{__package__}.{module}"), cls)()
-    assert isinstance(method, Method), entry
-    return method
-
-
 def _register() -> None:
-    for entry in ENTRIES:
-        method = _load(entry)
-        METHODS[method.name] = method
+    for name, target, variant_word in ENTRIES:
+        METHODS.enter(name, f"{__package__}.{target}", variant_word)
 
 
 _register()

@@ -37,7 +37,6 @@ from ..runtime import isolate
 from ..runtime.isolate import Ended
 from ..runtime.limits import check_time_limit, over_limit
 from .base import Choice, Method, check_callback, check_flag, get_method, stopped_result, verified
-from .search.backtrack import search_budgeted
 
 ProblemLike = Problem | int
 
@@ -94,6 +93,8 @@ def judge_no(problem: Problem, result: SolveResult, who: str) -> None:
     has a board (the construction's n = 1 and n >= 4 on an empty board, or a board independent backtracking
     finds) makes the "no" a solver error; backtracking that exhausts the problem within its budget confirms
     it; beyond that budget the "no" is the solver's word alone, and says so (``result.known_by``)."""
+    from .search.backtrack import search_budgeted  # the independent check (imported when a "no" needs it)
+
     if result.known_by == KNOWN_BY[0]:  # a checked proof
         return
     if (problem.plain or problem.break_symmetry and not problem.preplaced and not problem.blocked) and (
@@ -113,6 +114,8 @@ def judge_no(problem: Problem, result: SolveResult, who: str) -> None:
 def judge_count(problem: Problem, result: CountResult, fundamental: bool, who: str) -> None:
     """Check a complete count against the published count, or against independent backtracking where that
     is cheap; a different total is a solver error.  ``result.known_by`` says which check it passed."""
+    from .search.backtrack import search_budgeted
+
     if problem.plain or (problem.break_symmetry and not problem.preplaced and not problem.blocked):
         published = published_count(problem.n, fundamental=problem.break_symmetry)
         if published is not None:

@@ -30,27 +30,35 @@ starts from the same state; imports happen before :func:`ready` and are recorded
 
 from __future__ import annotations
 
+import math
 import os
-import pickle
-import selectors
-import shutil
+import select
 import signal
-import subprocess
 import sys
-import tempfile
 import time
-import traceback
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
-from multiprocessing.connection import Connection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import errors
 from ..problem.results import Status
-from .limits import over_limit
+from .limits import over_limit, processor_seconds
+
+try:  # the C pickler itself: what pickle.py would use, without that module's own start-up cost
+    from _pickle import dumps as _dumps
+    from _pickle import loads as _loads
+except ImportError:  # another Python
+    from pickle import dumps as _dumps
+    from pickle import loads as _loads
+
+if TYPE_CHECKING:
+    import subprocess
+
+# subprocess, tempfile and traceback are imported where they are used: a forked job (what a solve on the
+# command line runs) needs none of them, and the command starts quicker without.
 
 #: Extra seconds after the deadline before the child is killed, so a solver that honours the limit itself
 #: can still hand back its answer ("stopped on time") instead of being cut off.
@@ -59,6 +67,55 @@ GRACE_SECONDS = 0.4
 STARTUP_SECONDS = 120.0
 #: Lines of the child's own output kept for an error message.
 TAIL_LINES = 5
+
+
+class Connection:
+    """One end of the pipe between a job's child process and its parent: whole pickled messages, each after its
+    length (what :mod:`multiprocessing.connection` does, without the start-up cost of importing it)."""
+
+    HEADER = 8
+
+    def __init__(self, fd: int, readable: bool = True, writable: bool = True) -> None:
+        self.fd, self.readable, self.writable = fd, readable, writable
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def send(self, message: Any) -> None:
+        """Write ``message`` whole (BrokenPipeError when the other end is gone)."""
+        data = _dumps(message, protocol=-1)  # the highest protocol
+        view = memoryview(len(data).to_bytes(self.HEADER, "big") + data)
+        while view:
+            view = view[os.write(self.fd, view):]
+
+    def recv(self) -> Any:
+        """The next message; EOFError when the other end closed the pipe before a whole one."""
+        size = int.from_bytes(self._read(self.HEADER), "big")
+        return _loads(self._read(size))
+
+    def _read(self, size: int) -> bytes:
+        chunks, left = [], size
+        while left:
+            chunk = os.read(self.fd, min(left, 1 << 20))
+            if not chunk:
+                raise EOFError("the other end of the pipe is closed")
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+
+    def poll(self, timeout: float | None = None) -> bool:
+        """Whether a message (or the end of the pipe) can be read within ``timeout`` seconds (None: wait)."""
+        if not hasattr(select, "poll"):
+            return bool(select.select([self.fd], [], [], timeout)[0])
+        watch = select.poll()
+        watch.register(self.fd, select.POLLIN)
+        return bool(watch.poll(None if timeout is None else math.ceil(max(0.0, timeout) * 1000)))
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            fd, self.fd = self.fd, -1
+            os.close(fd)
+
 
 _channel: Connection | None = None
 _local_reporter: list[Callable[[Any], None]] = []
@@ -97,7 +154,7 @@ def ready() -> None:
     global _ready_sent
     if _channel is not None and not _ready_sent:
         _ready_sent = True
-        _channel.send(("ready", _cpu_self()))
+        _channel.send(("ready", processor_seconds()))
 
 
 def in_child() -> bool:
@@ -105,16 +162,6 @@ def in_child() -> bool:
     return _channel is not None
 
 
-def _cpu_self() -> float:
-    """CPU seconds of this process and of every child it has waited for (a solver program, a warm-up run)."""
-    try:
-        import resource
-
-        own = resource.getrusage(resource.RUSAGE_SELF)
-        children = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-    except (ImportError, OSError):
-        return time.process_time()
 
 
 def _peak_rss_mb() -> float | None:
@@ -141,7 +188,13 @@ def _error_record(exc: BaseException) -> tuple[Any, ...]:
     if isinstance(exc, OSError) and exc.strerror:
         where = f" ({exc.filename})" if exc.filename else ""
         text = f"{exc.strerror}{where}"
-    return ("error", type(exc).__name__, text, kit, traceback.format_exc(limit=20))
+    try:
+        import traceback
+
+        trace = traceback.format_exc(limit=20)
+    except BaseException:  # no memory left even for that (a MemoryError): the type and message still go back
+        trace = ""
+    return ("error", type(exc).__name__, text, kit, trace)
 
 
 def _child_main(conn: Connection, fn: Callable[..., Any], args: tuple[Any, ...], scratch: str,
@@ -150,14 +203,16 @@ def _child_main(conn: Connection, fn: Callable[..., Any], args: tuple[Any, ...],
     global _channel, _ready_sent
     _channel, _ready_sent = conn, False
     os.environ["TMPDIR"] = os.environ["TEMP"] = os.environ["TMP"] = scratch
-    tempfile.tempdir = scratch
+    loaded: Any = sys.modules.get("tempfile")  # once imported it keeps its folder: point it here too
+    if loaded is not None:
+        loaded.tempdir = scratch
     if memory_limit:
         _limit_memory(memory_limit)
     try:
         if auto_ready:
             ready()
         value = fn(*args)
-        conn.send(("ok", value, _peak_rss_mb(), _cpu_self()))  # CPU at the answer: not the exit after it
+        conn.send(("ok", value, _peak_rss_mb(), processor_seconds()))  # CPU at the answer: not the exit after it
     except BaseException as exc:  # everything goes back to the parent, which decides
         try:
             conn.send(_error_record(exc) + (_peak_rss_mb(),))
@@ -256,7 +311,7 @@ def _fresh_main() -> None:
     become_subreaper()
     conn = Connection(int(sys.argv[1]), readable=False)
     try:
-        fn, args, scratch, memory_limit, auto_ready = pickle.loads(sys.stdin.buffer.read())
+        fn, args, scratch, memory_limit, auto_ready = _loads(sys.stdin.buffer.read())
     except BaseException as exc:  # e.g. a job defined in a script's __main__, which a new interpreter lacks
         conn.send(_error_record(exc) + (None,))
         os._exit(1)
@@ -378,7 +433,7 @@ def run_in_child(fn: Callable[..., Any], args: tuple[Any, ...] = (), *, time_lim
 
         return run_here(fn, args, time_limit, on_message)
     fresh = fresh or not can_fork()
-    scratch = tempfile.mkdtemp(prefix="nqueens-kit-")
+    scratch = _scratch_folder()
     process: _Child | None = None
     try:
         held = None if fresh else _hold_stop_signals()
@@ -390,7 +445,51 @@ def run_in_child(fn: Callable[..., Any], args: tuple[Any, ...] = (), *, time_lim
     finally:
         if process is not None:
             process.kill()
-        shutil.rmtree(scratch, ignore_errors=True)
+        _remove_folder(scratch)
+
+
+def _remove_folder(folder: str) -> None:
+    """Remove a job's folder and what is in it (usually its log alone: files are removed here, anything more
+    by :func:`shutil.rmtree`)."""
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    raise IsADirectoryError(entry.path)
+                os.unlink(entry.path)
+        os.rmdir(folder)
+    except OSError:
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _scratch_folder() -> str:
+    """A new private folder (mode 0700) for a job, ``nqueens-kit-XXXXXXXXXXXX``, in the temporary folder
+    :func:`tempfile.mkdtemp` would use: the one :mod:`tempfile` already settled on, else the first of
+    ``$TMPDIR``, ``$TEMP``, ``$TMP``, ``/tmp``, ``/var/tmp``, ``/usr/tmp`` it can be made in (else
+    :func:`tempfile.mkdtemp` itself, which also tries the current folder)."""
+    loaded = sys.modules.get("tempfile")
+    given = getattr(loaded, "tempdir", None) if loaded is not None else None
+    if given:
+        bases = [given]
+    else:
+        bases = [os.environ[name] for name in ("TMPDIR", "TEMP", "TMP") if os.environ.get(name)]
+        if os.name == "posix":
+            bases += ["/tmp", "/var/tmp", "/usr/tmp"]
+    for base in bases:
+        for _ in range(100):
+            path = os.path.join(os.path.abspath(base), f"nqueens-kit-{os.urandom(6).hex()}")
+            try:
+                os.mkdir(path, 0o700)
+                return path
+            except FileExistsError:
+                continue
+            except OSError:
+                break  # not there, or not writable: the next one
+    import tempfile
+
+    return tempfile.mkdtemp(prefix="nqueens-kit-")
 
 
 #: The signals that stop the command (cli.main raises on each; SIGINT is Ctrl-C).
@@ -429,7 +528,9 @@ class _Child:
               memory_limit: int | None, auto_ready: bool) -> _Child:
         read_fd, write_fd = os.pipe()
         if fresh:
-            job = pickle.dumps((fn, args, scratch, memory_limit, auto_ready))
+            import subprocess
+
+            job = _dumps((fn, args, scratch, memory_limit, auto_ready))
             env = dict(os.environ, TMPDIR=scratch, TEMP=scratch, TMP=scratch, PYTHONUNBUFFERED="1")
             for name in SINGLE_THREAD_ENV:  # numerical libraries' thread pools spin on other cores
                 env.setdefault(name, "1")
@@ -778,6 +879,9 @@ def run_executable(command: Sequence[str], *, on_output: Callable[[bytes], None]
     that came to this process are killed and reaped.  An exception raised by ``on_output`` or
     ``on_error`` (a line of junk) stops it at once and propagates.  OSError if it cannot be started.
     """
+    import selectors
+    import subprocess
+
     before = _own_children() if is_subreaper() else None
     proc = subprocess.Popen(list(command), stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE if on_output is not None else subprocess.DEVNULL,

@@ -20,15 +20,17 @@ True
 from __future__ import annotations
 
 import os
-import shutil
+import sys
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, SolverNotAvailable
-from .base import Capabilities, SatOutcome, SatSolver, Solver
-from .browser import for_browser, ilp_entries, sat_entries  # the browser edition: its entries first
+from .base import Capabilities, SatOutcome, SatSolver, Solver, wrong_method
 from .dimacs_binary import Binary
 from .embedded import Pycosat
-from .ilp_pulp import Cbc, Highs, IlpSolver
 from .python_sat import PySat
+
+if TYPE_CHECKING:
+    from .ilp_pulp import Cbc, Highs, IlpSolver
 
 #: When to pick the entries for large boards (``nqueens-kit solvers`` prints it), from the measurements of the
 #: README's frontier section (``notebooks/data/frontier.json`` and ``solve 500`` / ``solve 1000`` here).
@@ -65,15 +67,46 @@ SAT_SOLVERS: dict[str, SatSolver] = {
     )
 }
 
-#: Ordered registry of ILP solvers: the first is the default.
-ILP_SOLVERS: dict[str, IlpSolver] = {s.name: s for s in (Cbc(), Highs())}
-SAT_SOLVERS, ILP_SOLVERS = for_browser(SAT_SOLVERS, sat_entries), for_browser(ILP_SOLVERS, ilp_entries)
+#: Ordered registry of ILP solvers: the first is the default.  It is made, and :mod:`.ilp_pulp` imported, when
+#: it is first asked for (a SAT solve does not pay for it), as are :data:`REGISTRIES`, ``Cbc``, ``Highs`` and
+#: ``IlpSolver``.
+ILP_SOLVERS: dict[str, IlpSolver]
+#: Method -> its registry.
+REGISTRIES: dict[str, dict[str, SatSolver] | dict[str, IlpSolver]]
+_ILP_NAMES = ("Cbc", "Highs", "IlpSolver", "ILP_SOLVERS", "REGISTRIES")
 
-REGISTRIES: dict[str, dict[str, SatSolver] | dict[str, IlpSolver]] = {"sat": SAT_SOLVERS, "ilp": ILP_SOLVERS}
+
+def __getattr__(name: str) -> Any:
+    """The ILP registry and its classes, made on first use (PEP 562) and kept here after."""
+    if name not in _ILP_NAMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import ilp_pulp
+
+    ilp: dict[str, ilp_pulp.IlpSolver] = {s.name: s for s in (ilp_pulp.Cbc(), ilp_pulp.Highs())}
+    if sys.platform == "emscripten":
+        from .browser import for_browser, ilp_entries
+
+        ilp = for_browser(ilp, ilp_entries)
+    globals().update(Cbc=ilp_pulp.Cbc, Highs=ilp_pulp.Highs, IlpSolver=ilp_pulp.IlpSolver, ILP_SOLVERS=ilp,
+                     REGISTRIES={"sat": SAT_SOLVERS, "ilp": ilp})
+    return globals()[name]
+
+
+if sys.platform == "emscripten":  # the browser edition: its entries first (outside a browser nothing changes)
+    from .browser import for_browser, sat_entries
+
+    SAT_SOLVERS = for_browser(SAT_SOLVERS, sat_entries)
+
+
+def _registry(method: str) -> dict[str, SatSolver] | dict[str, IlpSolver]:
+    if method == "sat":
+        return SAT_SOLVERS
+    registries: dict[str, dict[str, SatSolver] | dict[str, IlpSolver]] = __getattr__("REGISTRIES")
+    return registries[method]
 
 
 def default_solver(method: str) -> str:
-    return next(iter(REGISTRIES[method]))
+    return next(iter(_registry(method)))
 
 
 def get_solver(method: str, name: str | None) -> Solver:
@@ -81,21 +114,20 @@ def get_solver(method: str, name: str | None) -> Solver:
 
     A SAT solver may also be any executable on PATH, or a path to one, that prints the competition format.
     """
-    registry = REGISTRIES[method]
+    registry = _registry(method)
     if name is None:
         return next(iter(registry.values()))
     if not isinstance(name, str) or not name.strip():
         raise InputError(f"a solver is named by a word such as {', '.join(list(registry)[:3])}, not {name!r}")
     if name in registry:
         return registry[name]
-    for other, table in REGISTRIES.items():
-        if other != method and name in table:
-            raise InputError(f"{name} is {_a(other)} solver, not {_a(method)} solver; "
-                             f"{method.upper()} solvers: {', '.join(registry)} (or use --method {other})")
+    extra = ", or any DIMACS solver on PATH (or a path to one)" if registry is SAT_SOLVERS else ""
+    for other in ("sat", "ilp"):  # before PATH: a `cbc` executable is CBC, not a DIMACS SAT solver
+        if other != method and name in _registry(other):
+            raise InputError(wrong_method(name, other.upper(), other, method.upper(), list(registry), extra))
     found = executable_solver(name) if registry is SAT_SOLVERS else None
     if found is not None:
         return found
-    extra = ", or any DIMACS solver on PATH" if registry is SAT_SOLVERS else ""
     raise InputError(f"unknown {method.upper()} solver {name!r}; valid: {', '.join(registry)}{extra}")
 
 
@@ -105,6 +137,8 @@ def executable_solver(name: str) -> Binary | None:
     >>> executable_solver("no-such-solver-here") is None
     True
     """
+    import shutil
+
     if os.sep in name or shutil.which(name):
         if not shutil.which(name):
             raise SolverNotAvailable(f"SAT solver {name!r} is not an executable file")
@@ -112,13 +146,9 @@ def executable_solver(name: str) -> Binary | None:
     return None
 
 
-def _a(method: str) -> str:
-    return {"sat": "a SAT", "ilp": "an ILP"}.get(method, f"a {method.upper()}")
-
-
 def available_solvers(method: str) -> list[str]:
     """Names of the installed solvers of a method, the default first."""
-    return [name for name, solver in REGISTRIES[method].items() if solver.available()]
+    return [name for name, solver in _registry(method).items() if solver.available()]
 
 
 __all__ = [

@@ -9,16 +9,16 @@ installed (:meth:`Solver.available`), how to install it (:meth:`Solver.install_h
 
 from __future__ import annotations
 
-import re
-import subprocess
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from ..errors import InputError, SolverNotAvailable
 from ..problem.results import Answer
+
+#: How the install hint of a solver that no browser can run begins (``runtime.browser.REFUSED``).
+_NOT_IN_BROWSER = "not in the browser: "
 
 Clause = list[int]
 
@@ -76,8 +76,11 @@ class Solver:
     def require(self) -> Solver:
         """This solver, ready to use; :class:`SolverNotAvailable` (with the install hint) if it is missing."""
         if not self.available():
-            raise SolverNotAvailable(f"{self.method.upper()} solver {self.name!r} is not installed: "
-                                     f"{self.install_hint()}")
+            hint = self.install_hint()
+            if hint.startswith(_NOT_IN_BROWSER):  # nothing to install: the browser cannot run it
+                raise SolverNotAvailable(f"{self.method.upper()} solver {self.name!r} cannot run in the browser: "
+                                         f"{hint.removeprefix(_NOT_IN_BROWSER)}")
+            raise SolverNotAvailable(f"{self.method.upper()} solver {self.name!r} is not installed: {hint}")
         return self
 
     def describe(self) -> dict[str, Any]:
@@ -149,11 +152,35 @@ class SatSolver(Solver):
             clauses.append(block(model))
 
 
+def importable(name: str) -> bool:
+    """Whether the module ``name`` can be found here, without importing it (whether a solver's package is
+    installed)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
 def package_version(name: str) -> str | None:
+    from importlib.metadata import PackageNotFoundError, version  # slow to import: only when a version is asked
+
     try:
         return version(name)
     except PackageNotFoundError:
         return None
+
+
+def wrong_method(name: str, owner_title: str, owner: str, title: str, valid: Sequence[str], more: str = "") -> str:
+    """The one message for a solver named with the wrong method: ``cbc is an ILP solver, not a SAT solver``,
+    the method to use for it and the valid names (``more``: what else the method accepts)."""
+    return (f"{name} is {_article(owner_title)} {owner_title} solver, not {_article(title)} {title} solver: use "
+            f"--method {owner} for it, or one of the {title} solvers: {', '.join(valid)}{more}")
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 #: How long a ``--version`` probe may run.
@@ -168,6 +195,9 @@ def first_version_line(command: Sequence[str], timeout: float = VERSION_SECONDS)
     The probe runs in a session of its own (:func:`~nqueens_kit.runtime.isolate.run_executable`) and is
     killed with whatever it started once it has exited or at ``timeout``: a solver script that forks leaves
     nothing running."""
+    import re
+    import subprocess
+
     from ..runtime.isolate import run_executable
 
     out, err = bytearray(), bytearray()

@@ -19,21 +19,15 @@ crash without an answer) is a :class:`~nqueens_kit.errors.SolverError`.
 from __future__ import annotations
 
 import errno
-import fcntl
 import io
 import os
-import shutil
 import signal
-import tempfile
-import threading
 import time
 from collections import deque
 from collections.abc import Sequence
 from typing import IO, Any
 
 from ..errors import InputError, SolverError, SolverNotAvailable
-from ..formats.dimacs import write_dimacs_arrays, write_dimacs_clauses
-from ..formats.solver_output import SolverOutputReader, read_solver_output
 from ..problem.results import Answer
 from ..runtime.isolate import Executed, run_executable
 from .base import Capabilities, Clause, SatOutcome, SatSolver, first_version_line
@@ -71,6 +65,8 @@ def is_packed(clauses: Any) -> bool:
 def write_formula(out: IO[bytes], num_vars: int, clauses: Any) -> None:
     """DIMACS text of a list of clauses, or of clauses held as arrays (written with whole-array operations),
     to a binary stream."""
+    from ..formats.dimacs import write_dimacs_arrays, write_dimacs_clauses  # imported by the runs that write
+
     if is_packed(clauses):
         write_dimacs_arrays(out, num_vars, clauses.literals, clauses.offsets)
         return
@@ -107,6 +103,8 @@ class Binary(SatSolver):
 
     def executable(self) -> str | None:
         """The executable on PATH, else the one a Python wheel put in site-packages (``wheel``)."""
+        import shutil
+
         found = shutil.which(self.name)
         if found is None and self.wheel is not None:
             found = bundled_executable(self.wheel[1])
@@ -141,6 +139,8 @@ class Binary(SatSolver):
               assumptions: Sequence[int] = (), extra_args: Sequence[str] = (),
               proof_lines: list[str] | None = None) -> SatOutcome:
         """Solve; with ``proof_lines`` (a list) the solver also writes its text DRAT proof, read into it."""
+        import tempfile
+
         start = time.perf_counter()
         try:
             folder = tempfile.mkdtemp(prefix="nqueens-kit-sat-")
@@ -184,6 +184,8 @@ class Binary(SatSolver):
         finally:
             if feeder is not None:
                 feeder.finish(start)
+            import shutil
+
             shutil.rmtree(folder, ignore_errors=True)
         seconds = time.perf_counter() - start
         # handover_seconds: until the whole formula was written (to the file, or into the solver's pipe)
@@ -197,6 +199,8 @@ class Binary(SatSolver):
     def _run(self, command: list[str], deadline: float | None, result_path: str, num_vars: int,
              proof: bool = False) -> tuple[str, list[int] | None, str]:
         """Run the solver; its answer as (status, model, what it said when it gave up), or "timeout"."""
+        from ..formats.solver_output import SolverOutputReader, read_solver_output
+
         reader = SolverOutputReader(self.name, max_var=num_vars)
         errors = _Tail()
         chatter = self.output_file and not proof  # MiniSat style: the answer is in the result file
@@ -245,6 +249,8 @@ class _Feeder:
     writing with a broken pipe.  A write error other than that is raised by :meth:`finish`."""
 
     def __init__(self, path: str, num_vars: int, clauses: Any) -> None:
+        import threading
+
         self.path, self.num_vars, self.clauses = path, num_vars, clauses
         self.stop = threading.Event()
         self.error: OSError | None = None
@@ -267,8 +273,10 @@ class _Feeder:
                     return
         os.set_blocking(fd, True)
         try:
+            import fcntl
+
             fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)  # fewer switches between writer and solver
-        except (OSError, AttributeError):
+        except (OSError, AttributeError, ImportError):
             pass  # the system's pipe size limit (/proc/sys/fs/pipe-max-size) is lower: keep its default
         try:
             with open(fd, "wb", buffering=1 << 20) as out:

@@ -12,8 +12,7 @@ import time
 from collections.abc import Iterator, Sequence
 
 from ..problem.results import Answer
-from ..runtime.browser import importable
-from .base import Capabilities, Clause, SatOutcome, SatSolver
+from .base import Capabilities, Clause, SatOutcome, SatSolver, importable
 
 
 class Pycosat(SatSolver):

@@ -10,13 +10,11 @@ added between solves keeps the solver's state where ``incremental`` is true.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 
 from ..problem.results import Answer
-from ..runtime.browser import importable
-from .base import Capabilities, Clause, SatOutcome, SatSolver, package_version
+from .base import Capabilities, Clause, SatOutcome, SatSolver, importable, package_version
 
 #: python-sat is published as .dev releases only, so pip needs the pre-release named.
 INSTALL_HINT = ('pip install "nqueens-kit[pysat]" '
@@ -119,6 +117,8 @@ def _solve(solver: object, assumptions: list[int], deadline: float | None) -> bo
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         return None
+    import threading
+
     timer = threading.Timer(remaining, solver.interrupt)  # type: ignore[attr-defined]
     timer.start()
     try:

@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...errors import ConflictError, InputError
-from ...formats.dimacs import Dimacs, write_dimacs_arrays, write_dimacs_clauses
 from ...problem.board import (
     MAX_N,
     Board,
@@ -49,13 +48,30 @@ from ...problem.board import (
     shown,
     whole_number,
 )
-from ...runtime.browser import packed_builder_here
-from ...runtime.files import written_whole
 from ...runtime.limits import SAT_BYTES_PER_CLAUSE, SAT_BYTES_PER_VARIABLE, Size, builder_budget, check_size
 from .encodings import DEFAULT_ENCODING, Clause, VarPool, get_encoding, line_template
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from ...formats.dimacs import Dimacs
+
+
+
+def write_dimacs_clauses(*args: Any, **kwargs: Any) -> None:
+    """:func:`nqueens_kit.formats.dimacs.write_dimacs_clauses`, imported when a formula is first written (a solve
+    in this process writes none)."""
+    from ...formats.dimacs import write_dimacs_clauses as write
+
+    write(*args, **kwargs)
+
+
+def write_dimacs_arrays(*args: Any, **kwargs: Any) -> None:
+    """:func:`nqueens_kit.formats.dimacs.write_dimacs_arrays`, imported when a formula is first written."""
+    from ...formats.dimacs import write_dimacs_arrays as write
+
+    write(*args, **kwargs)
+
 
 PART_TEXT = {"alo": "at least one", "amo": "at most one", "placed": "pre-placed queen", "blocked": "blocked cell",
              "lex": "lex-leader symmetry breaking"}
@@ -259,8 +275,11 @@ def build_cnf(problem: Problem | int, encoding: str = DEFAULT_ENCODING, define: 
     size = cnf_size(problem, enc.name, define)
     check_size(size, f"the {enc.name} CNF of {problem.n}-queens",
                f"use {better}a smaller n, or construct(n) for one board of any size", builder_budget(max_memory))
-    if (size.clauses or 0) >= FAST_ABOVE and packed_builder_here():
-        return build_packed(problem, enc.name, define)
+    if (size.clauses or 0) >= FAST_ABOVE:
+        from ...runtime.browser import packed_builder_here  # (a browser may lack numpy)
+
+        if packed_builder_here():
+            return build_packed(problem, enc.name, define)
     return build_readable(problem, enc.name, define)
 
 
@@ -548,6 +567,8 @@ def dimacs_text(cnf: CNF, comments: bool = True) -> str:
 
 def write_dimacs(cnf: CNF, path: str | os.PathLike[str], comments: bool = True) -> Path:
     """Write the CNF to ``path``, whole or not at all (one-line error if the path cannot be written)."""
+    from ...runtime.files import written_whole
+
     _check_cnf(cnf)
     _check_flag(comments, "comments")
     if not isinstance(path, (str, os.PathLike)) or not isinstance(os.fspath(path), str) or "\0" in os.fspath(path):

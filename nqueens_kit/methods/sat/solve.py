@@ -26,7 +26,6 @@ The solvers themselves are in :mod:`nqueens_kit.solvers`.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -111,6 +110,8 @@ def permuted(clauses: Sequence[Clause], num_vars: int, order: int) -> tuple[list
     >>> sorted(sorted(abs(lit) for lit in c) for c in clauses) == sorted([sorted(renumber), [renumber[0]]])
     True
     """
+    import random  # only for reordered instances (benchmarks)
+
     rng = random.Random(f"nqueens-kit-order:{order}")
     renumber = list(range(1, num_vars + 1))
     rng.shuffle(renumber)
