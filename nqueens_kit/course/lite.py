@@ -10,7 +10,8 @@ the registries (PyPI through pip, npm through ``npm pack``).
 How the pieces fit: Pyodide installs a package from its lock file (``pyodide-lock.json``) before it looks
 anywhere else, so the wheels the site ships sit beside the lock and the lock's entries name them with their
 own sha256.  Every other package of the lock points at the Pyodide CDN, so that online the chapters' figures
-can still load numpy and matplotlib (``%pip install matplotlib``); offline they say that they need it.
+can still load numpy and matplotlib (``%pip install matplotlib``); offline a figure says in one line that
+the page is offline and how to get its package, and the chapter runs on to its last cell under Run All.
 PyPI is never asked (``disablePyPIFallback``).  The kernel starts with the kit and its solvers loaded.
 """
 
@@ -102,8 +103,8 @@ KIT_DEPENDS = ("python-sat", "pulp", "tqdm", "ipywidgets", "pycosat")
 PRELOAD = ("micropip", "nqueens-kit")
 #: Run by the kernel as it starts (an IPython start-up file): the kit learns it is in a browser before any
 #: cell runs, so that ``import matplotlib`` in a chapter's first cell gets the offline stand-in, the chapters
-#: read their data files even when the drive cannot be read, and a cell that cannot run says so in one line
-#: (:func:`nqueens_kit.runtime.browser.start_kernel`).
+#: read their data files even when the drive cannot be read, and a cell that meets what the browser lacks says
+#: so in one line and ends without an error, so that Run All goes on (:func:`nqueens_kit.runtime.browser.start_kernel`).
 STARTUP = ("import nqueens_kit.runtime.browser as _nqk_browser  # the browser edition: see its docstring\n"
            "_nqk_browser.start_kernel(get_ipython())\n"
            "del _nqk_browser\n")
