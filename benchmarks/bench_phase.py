@@ -10,22 +10,31 @@ fine grid around its crossing (``nqueens_kit.bench.phase.STORED_PARTS``), with S
 python-sat's MiniSat, which counts conflicts) everywhere and ILP (CBC, which counts branch-and-bound nodes)
 on the smaller boards; every run is a fresh process with a wall-clock limit, every board is verified.  The
 summary keeps the spread of each count (percentiles 10 to 90 and the largest), not only its median.
+Beside the CSV it writes its sidecar (``phase.csv.meta.json``): the machine, the versions, the command line,
+the study's parts and the load average before and after.
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 import time
+from dataclasses import asdict
 
+from nqueens_kit.bench.environment import environment, load_average, now
 from nqueens_kit.bench.phase import (
     SAT_CONFIG,
+    STORED_CONFIGS,
+    STORED_INSTANCES,
     STORED_PARTS,
+    STORED_SEED,
     StudyPart,
     peaks,
     stored_study,
     write_summary,
 )
+from nqueens_kit.bench.results import write_meta
 from nqueens_kit.methods import Choice
 
 QUICK = (StudyPart("blocked", 12, (0.0, 0.6, 0.8), (SAT_CONFIG,)),
@@ -42,6 +51,14 @@ def main() -> int:
     args = parser.parse_args()
     sat = Choice(*SAT_CONFIG).label
     start = time.perf_counter()
+    parts = QUICK if args.quick else STORED_PARTS
+    meta = environment([Choice(*config) for config in STORED_CONFIGS])
+    meta["study"] = {"seed": STORED_SEED, "timeout": args.timeout, "jobs": args.jobs,
+                     "instances": {Choice(*config).label: k for config, k in STORED_INSTANCES.items()},
+                     "parts": [asdict(part) for part in parts]}
+    session = {"started": now(), "command": shlex.join(["python", "benchmarks/bench_phase.py", *sys.argv[1:]]),
+               "load_average_start": load_average()}
+    meta["sessions"] = [session]
 
     def report(part: StudyPart, summary: list[dict], seconds: float) -> None:
         found = peaks(summary, sat)
@@ -49,8 +66,11 @@ def main() -> int:
         print(f"{part.family:19} n = {part.n:2}: {len(part.densities)} densities x {len(part.configs)} "
               f"configurations in {seconds:4.0f} s; {where}", file=sys.stderr, flush=True)
 
-    summary = stored_study(args.jobs, args.timeout, QUICK if args.quick else STORED_PARTS, report)
+    summary = stored_study(args.jobs, args.timeout, parts, report)
     write_summary(summary, args.out)
+    session.update(finished=now(), points=len(summary), seconds=round(time.perf_counter() - start, 1),
+                   load_average_end=load_average())
+    write_meta(args.out, meta)
     print(f"wrote {args.out} ({len(summary)} points) in {time.perf_counter() - start:.0f} s", file=sys.stderr)
     return 0
 

@@ -277,13 +277,19 @@ def test_propagation_work_pairwise_has_the_most_clauses_and_the_fewest_visits() 
     assert len({row["ruled_out"] for row in rows.values()}) == 1
 
 
-@pytest.mark.parametrize(("ci", "browser", "small"), [(False, False, False), (True, False, True), (False, True, True)])
-def test_chapters_take_their_small_sizes_under_test_and_in_the_browser(monkeypatch, ci, browser, small) -> None:
+@pytest.mark.parametrize(("ci", "pytest_session", "browser", "small"),
+                         [(False, False, False, False), (True, False, False, True), (False, True, False, True),
+                          (False, False, True, True)])
+def test_chapters_take_their_small_sizes_under_test_and_in_the_browser(monkeypatch, ci, pytest_session, browser,
+                                                                        small) -> None:
     from nqueens_kit.runtime import browser as runtime_browser
 
     monkeypatch.delenv("CI", raising=False)
+    monkeypatch.delenv("PYTEST_VERSION", raising=False)
     if ci:
         monkeypatch.setenv("CI", "1")
+    if pytest_session:
+        monkeypatch.setenv("PYTEST_VERSION", pytest.__version__)
     monkeypatch.setattr(runtime_browser, "IN_BROWSER", browser)
     assert lessons.small_sizes() is small
 

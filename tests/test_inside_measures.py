@@ -139,7 +139,7 @@ def test_load_and_search_reports_counters() -> None:
     assert [r["encoding"] for r in rows] == ["pairwise", "sequential"]
     for row in rows:
         assert row["answer"] and row["load"] > 0 and row["search"] > 0 and row["propagations"] > 0
-        assert row["clauses"] == build_cnf(10, row["encoding"]).num_clauses
+        assert row["clauses"] == build_cnf(10, row["encoding"]).num_clauses and row["clock"] == "processor"
     with pytest.raises(InputError, match="repeat"):
         load_and_search(8, ["pairwise"], repeat=0)
 
@@ -154,3 +154,41 @@ def test_the_root_lp_is_feasible_where_no_board_exists() -> None:
         sums = [sum(lp["values"][r, c] for c in range(1, n + 1)) for r in range(1, n + 1)]
         assert all(abs(s - 1) < 1e-6 for s in sums)
     assert root_lp(6, "max-queens", repeat=1)["bound"] == pytest.approx(6)
+
+
+def test_the_root_lp_is_timed_on_the_processor_clock_for_highs() -> None:
+    from nqueens_kit.inside.bnb import root_lp
+
+    for solver in available_solvers("ilp"):
+        lp = root_lp(8, "lines", solver, repeat=2)
+        assert lp["state"] == "optimal" and lp["seconds"] > 0
+        assert lp["clock"] == ("processor" if solver == "highs" else "solver")
+    with pytest.raises(InputError, match="repeat"):
+        root_lp(8, "lines", repeat=0)
+
+
+def test_where_it_flips_live_and_stored(tmp_path) -> None:
+    """Chapter 7's section 5d: the live run verifies its boards, the stored sweep holds all three
+    configurations at every n, and a sweep without one of them is refused in one line."""
+    need(SAT_SOLVERS["pysat-minisat"].available(), "python-sat")
+    need("highs" in available_solvers("ilp"), "HiGHS")
+    from pathlib import Path
+
+    from nqueens_kit.bench import read_results
+    from nqueens_kit.inside.scale import flip_run, stored_flip
+
+    row, = flip_run([10])
+    assert row["n"] == 10 and min(row["highs"], row["pycosat"], row["minisat"]) > 0
+    assert row["highs_nodes"] is not None and row["minisat_conflicts"] > 0
+    with pytest.raises(InputError, match="at least 4"):
+        flip_run([3])
+    stored = Path(__file__).resolve().parents[1] / "notebooks" / "data" / "ch7-flip.csv"
+    table = stored_flip(stored)
+    assert [r["n"] for r in table] == sorted({r["n"] for r in read_results(stored)}) and len(table) >= 4
+    assert all(r[k] > 0 for r in table for k in ("highs", "pycosat", "minisat"))
+    assert all(r["highs_nodes"] >= 0 and r["minisat_conflicts"] > 0 for r in table)
+    partial = tmp_path / "partial.csv"
+    lines = stored.read_text().splitlines()
+    partial.write_text("\n".join([lines[0]] + [line for line in lines[1:] if ",highs," not in line]) + "\n")
+    with pytest.raises(InputError, match="no runs of ILP lines/highs"):
+        stored_flip(partial)

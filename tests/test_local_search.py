@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import random
 import time
+from types import SimpleNamespace
 
 import pytest
 
 from nqueens_kit.errors import InputError
-from nqueens_kit.methods import count, get_method, iter_boards, solve
+from nqueens_kit.methods import count, get_method, iter_boards, solve, verbs
 from nqueens_kit.methods.search import local_search
 from nqueens_kit.methods.search.backtrack import iter_backtrack
 from nqueens_kit.methods.search.construct import construct
@@ -117,26 +118,72 @@ def test_counting_and_listing_are_refused_in_one_line(verb):
     assert "\n" not in text and f"--method {METHOD}" in text and "backtrack" in text
 
 
+class TickingClock:
+    """A stand-in for ``time.monotonic`` that moves one second each time it is read: when a deadline passes
+    then depends on how often the run looks at the clock, never on how fast (or how busy) the machine is."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        return float(self.reads)
+
+
+def _tick(monkeypatch, *modules) -> TickingClock:
+    """Put a :class:`TickingClock` behind ``time.monotonic`` of each module (the rest of ``time`` stays real)."""
+    clock = TickingClock()
+    names = {name: getattr(time, name) for name in dir(time) if not name.startswith("_")}
+    for module in modules:
+        monkeypatch.setattr(module, "time", SimpleNamespace(**{**names, "monotonic": clock}))
+    return clock
+
+
 def test_a_time_limit_stops_a_huge_placement():
-    result = solve(3_000_000, METHOD, time_limit=0.5)
+    result = solve(3_000_000, METHOD, time_limit=0.5)  # in a child process, stopped by the job's own limit
     assert result.status == "timeout" and "0.5 s" in result.message
-    # in this process nothing else can stop it: the method keeps its own deadline, each run at its own limit
-    # (a deadline read only at some later point of the run would end both at that point)
-    took = {}
-    for limit in (0.5, 1.5):
-        start = time.monotonic()
-        here = solve(3_000_000, METHOD, time_limit=limit, isolated=False)
-        took[limit] = time.monotonic() - start
-        assert here.status == "timeout" and f"before the time limit of {limit:g} s" in here.message
-    assert took[0.5] + 0.5 < took[1.5], took
 
 
-def test_a_time_limit_stops_the_repair():
+def test_each_run_stops_at_its_own_deadline(monkeypatch):
+    """In this process nothing else can stop it: the method keeps its own deadline, each run at its own limit
+    (a deadline read only at some later point of the run would end both at that point), and it stops at the
+    first reading of the clock past it, within the placement of a large board."""
+    reads = {}
+    for deadline in (5, 15):
+        clock = _tick(monkeypatch, local_search)
+        with pytest.raises(local_search.Stopped) as stopped:
+            local_search.min_conflicts(Problem(200_000), deadline=float(deadline))
+        reads[deadline] = clock.reads
+        assert stopped.value.args[0]["steps"] == 0  # still placing: every 2,048 rows a look at the clock
+    assert reads == {5: 6, 15: 16}
+
+
+def test_the_time_limit_reaches_the_method(monkeypatch):
+    """Through ``solve``: the limit becomes the method's deadline, and the message names it."""
+    reads = {}
+    for limit in (5, 15):
+        clock = _tick(monkeypatch, local_search, verbs)
+        here = solve(200_000, METHOD, time_limit=limit, isolated=False)
+        assert here.status == "timeout" and f"before the time limit of {limit:g} s" in here.message, here.message
+        reads[limit] = clock.reads
+    assert reads[15] - reads[5] == 10, reads  # ten more seconds of the clock, ten more looks at it
+
+
+def test_a_time_limit_stops_the_repair(monkeypatch):
     n = 20_000  # impossible (row 5's one open cell is in the column of row 1's queen): steps until stopped
     problem = Problem(n, [(1, 3)], [(5, c) for c in range(1, n + 1) if c != 3])
-    result = solve(problem, METHOD, time_limit=0.3, isolated=False)
+    result = solve(problem, METHOD, time_limit=0.3, isolated=False)  # on the real clock: the message
     assert result.status == "timeout" and "before the time limit" in result.message, result.message
-    assert result.stats["steps"] > 0
+    steps = {}
+    for deadline in (16, 30):  # the placement looks at the clock 13 times, the repair every 2,048 steps
+        clock = _tick(monkeypatch, local_search)
+        with pytest.raises(local_search.Stopped) as stopped:
+            local_search.min_conflicts(problem, deadline=float(deadline))
+        assert clock.reads == deadline + 1
+        steps[deadline] = stopped.value.args[0]["steps"]
+        if deadline == 16:  # stopped by the repair's own look at the clock, not at the next run's placement
+            assert stopped.value.args[0]["restarts"] == 0
+    assert 0 < steps[16] < steps[30], steps  # the search made progress, and more of it with more time
 
 
 @pytest.mark.parametrize("n", [1, 6, 8, 12, 50, 300])

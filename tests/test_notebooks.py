@@ -195,6 +195,35 @@ def test_every_chapter_draws_for_the_projector(name: str) -> None:
     assert re.search(r"^projector_style\(\)", first_code, re.M), f"{name}: call projector_style() in the first cell"
 
 
+@pytest.mark.parametrize("name", [name for name in EXPECTED if name != APP_NOTEBOOK])
+def test_every_chapter_says_how_long_it_takes(name: str) -> None:
+    """The first code cell prints the chapter's measured running time (``running_time``, from the stored
+    measurement that ``benchmarks/time_chapters.py`` writes), under its own name."""
+    first_code = next(_source(c) for c in _load(name)["cells"] if c["cell_type"] == "code")
+    stem = name.removesuffix(".ipynb")
+    assert re.search(rf"^print\(running_time\({stem!r}\)\)", first_code.replace('"', "'"), re.M), (
+        f"{name}: print(running_time({stem!r})) in the first cell")
+
+
+def test_stored_chapter_times_keep_to_a_lecture() -> None:
+    """Every chapter has a stored running time (regenerate: python benchmarks/time_chapters.py), and each
+    keeps to the budget: the whole chapter, its slowest cell, and the whole chapter at its small sizes."""
+    from nqueens_kit.course.lessons import TIME_BUDGET, chapter_times, running_time
+
+    data = chapter_times(NOTEBOOKS / "data")
+    assert sorted(data["chapters"]) == sorted(name.removesuffix(".ipynb") for name in EXPECTED)
+    assert data["machine"]["cpus"] >= 1 and data["machine"]["date"] and data["command"]
+    over = [(chapter, kind, figure, limit) for chapter, entry in data["chapters"].items()
+            for kind, figure, limit in (("full", entry["full"]["total"], TIME_BUDGET["full"]),
+                                        ("cell", entry["full"]["slowest_cell"], TIME_BUDGET["cell"]),
+                                        ("small", entry["small"]["total"], TIME_BUDGET["small"]))
+            if figure > limit]
+    assert not over, f"over the budget (chapter, what, seconds, limit): {over}"
+    line = running_time("02-solving-with-sat", NOTEBOOKS / "data")
+    assert f"{data['chapters']['02-solving-with-sat']['full']['total']:.0f} s top to bottom" in line
+    assert "not measured yet" in running_time("99-nothing", NOTEBOOKS / "data")
+
+
 @pytest.mark.parametrize("name", EXPECTED)
 def test_chapters_ask_the_kit_which_sizes_to_run(name: str) -> None:
     """A chapter with small and real sizes asks ``small_sizes()`` (small under test and in the browser), never

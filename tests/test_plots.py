@@ -47,6 +47,8 @@ def render(fig: Figure, fmt: str = "png") -> bytes:
     buffer = io.BytesIO()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
+        # matplotlib's own calls into its dependencies (pyparsing 3.3 deprecates what matplotlib 3.7 calls)
+        warnings.filterwarnings("ignore", category=DeprecationWarning, module="matplotlib")
         fig.savefig(buffer, format=fmt)
     return buffer.getvalue()
 

@@ -65,3 +65,46 @@ def test_strength_table() -> None:
     for row in rows:
         assert 0 <= row["ruled_out"] <= row["dead"] and 0 <= row["refuted"] <= row["impossible"] <= 6
         assert row["visits"] > 0 and row["assigned"] > 0
+
+
+def test_the_truth_is_what_every_completion_says() -> None:
+    """``truth`` (bitmask backtracking) against the boards the kit's row-by-row backtracking lists: the cells
+    no completion uses, the cells every completion uses, and whether there is one; pre-placed queens and
+    blocked cells."""
+    from nqueens_kit.bench.instances import random_blocked
+    from nqueens_kit.methods.search.backtrack import iter_backtrack
+
+    problems = [Problem(n) for n in range(1, 9)]
+    problems += [Problem(n, random_preplacement(n, k, seed=3, instance=i))
+                 for n in (5, 7, 9) for k in (1, 2, 3) for i in range(1, 5)]
+    problems += [Problem(n, blocked=random_blocked(n, 0.4, 2, i)) for n in (5, 8) for i in range(1, 4)]
+    problems += [Problem(6, [(1, 1), (2, 3)]), Problem(8, [(1, 1), (2, 3)]), Problem(3)]
+    for problem in problems:
+        boards = [set(board) for board in iter_backtrack(problem)]
+        cells = {(r, c) for r in range(1, problem.n + 1) for c in range(1, problem.n + 1)}
+        expected = ((cells - set().union(*boards), set.intersection(*boards), True) if boards
+                    else (cells, set(), False))
+        assert truth(problem) == expected, problem.describe()
+    assert truth(Problem(4))[1] == set() and truth(Problem(4, [(1, 2)]))[1] == {(1, 2), (2, 4), (3, 1), (4, 3)}
+
+
+def test_deductions_from_the_bare_formula_are_the_same() -> None:
+    """``strength`` builds each encoding's bare formula once and appends the queens and blocked cells: the same
+    clauses, in the same order, as building the problem's own formula, so the same deductions and visits."""
+    import pytest
+
+    from nqueens_kit import build_cnf
+    from nqueens_kit.errors import InputError
+
+    for n in (6, 9):
+        for encoding in ENCODINGS:
+            base = build_cnf(Problem(n), encoding)
+            for instance in range(1, 6):
+                queens = random_preplacement(n, 3, seed=4, instance=instance)
+                blocked = tuple(cell for cell in ((1, n), (n, 1)) if cell not in queens)[:instance % 2]
+                problem = Problem(n, queens, blocked=blocked)
+                own = build_cnf(problem, encoding).clauses
+                assert own[:len(base.clauses)] == base.clauses and len(own) == len(base.clauses) + 3 + len(blocked)
+                assert deduced(problem, encoding, base) == deduced(problem, encoding)
+    with pytest.raises(InputError, match="bare 6-queens formula"):
+        deduced(Problem(6, [(1, 2)]), "pairwise", build_cnf(Problem(6, [(3, 3)]), "pairwise"))

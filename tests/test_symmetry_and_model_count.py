@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pycosat
 import pytest
@@ -95,3 +96,49 @@ def test_model_count_without_projection_counts_helpers_too(capsys) -> None:
     assert main(["count", "7", "--method", "model-count", "--encoding", "sequential", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["count"] == 40 and data["encoding"] == "sequential" and data["solver"] == "ganak"
+
+
+# -- chapter 7's stored counts: written by benchmarks/bench_ch7_counts.py, read by the chapter ---------------
+
+STORED_COUNTS = Path(__file__).resolve().parents[1] / "notebooks" / "data" / "ch7-model-counts.csv"
+
+
+def test_the_stored_counts_are_the_published_ones_and_what_the_kit_counts_now() -> None:
+    """The chapter reads n = 8 from the file and counts n = 6 live against it: the file must hold every
+    encoding at every n it claims, boards equal to the published counts, and, for the small boards, the
+    models today's encodings give (a changed encoding would make the stored unprojected counts stale)."""
+    from nqueens_kit.inside.counting import count_effort, read_counts
+
+    pytest.importorskip("pyganak")
+    stored = read_counts(STORED_COUNTS)
+    sizes = sorted({n for n, _ in stored})
+    assert {(n, e) for n in sizes for e in ENCODINGS} == set(stored) and {6, 8} <= set(sizes)
+    assert all(row["boards"] == published_count(n) and row["models"] >= row["boards"] for (n, _), row in stored.items())
+    assert all(row[k] > 0 for row in stored.values() for k in ("count_seconds", "models_seconds", "enumeration_seconds"))
+    for encoding in ENCODINGS:
+        live = count_effort(6, encoding)
+        assert (live["boards"], live["models"]) == (stored[6, encoding]["boards"], stored[6, encoding]["models"])
+        assert live["count_seconds"] > 0 and live["enumeration_seconds"] > 0
+    assert stored[8, "pairwise"]["models"] == 92 < stored[8, "binary"]["models"]  # pairwise has no helpers
+
+
+def test_count_effort_without_the_unprojected_count_and_its_refusals(tmp_path) -> None:
+    from nqueens_kit.inside.counting import COUNT_COLUMNS, count_effort, read_counts, write_counts
+
+    pytest.importorskip("pyganak")
+    row = count_effort(5, "pairwise", unprojected=False, repeat=2)
+    assert row["boards"] == 10 and row["models"] is None and row["models_seconds"] is None
+    path = tmp_path / "counts.csv"
+    write_counts([count_effort(4, "sequential")], path)
+    back = read_counts(path)[4, "sequential"]
+    assert (back["boards"], back["models"]) == (2, 32) and set(back) == set(COUNT_COLUMNS)
+    for bad in (0, True, "8"):
+        with pytest.raises(InputError, match="n must be"):
+            count_effort(bad)  # type: ignore[arg-type]
+    with pytest.raises(InputError, match="repeat"):
+        count_effort(5, repeat=0)
+    with pytest.raises(InputError, match="cannot read the stored counts"):
+        read_counts(tmp_path / "missing.csv")
+    (tmp_path / "other.csv").write_text("n,encoding\n4,pairwise\n")
+    with pytest.raises(InputError, match="needs the columns"):
+        read_counts(tmp_path / "other.csv")

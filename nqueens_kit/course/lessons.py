@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from ..errors import InputError
 from ..inside.bnb import branch_and_bound
 from ..inside.propagation import propagate
 from ..methods.ilp.formulations import Formulation
@@ -100,15 +101,65 @@ def readable(fig: Any, min_px: float = MIN_TEXT_PX, screen_px: float = SCREEN_PX
 
 
 def small_sizes() -> bool:
-    """Whether a chapter runs its slow comparisons at their small sizes: under test (``CI`` set: the whole
-    chapter in seconds) and in the browser (the JupyterLite edition, whose WebAssembly Python solves several
-    times slower, one cell at a time, with no process to hand a long sweep to).  By hand on a desktop: False,
-    the sizes the chapter's prose was written for.
+    """Whether a chapter runs its slow comparisons at their small sizes: under test (a pytest session, whose
+    notebook kernels inherit its ``PYTEST_VERSION``, or ``CI`` set: the whole chapter in seconds) and in the
+    browser (the JupyterLite edition, whose WebAssembly Python solves several times slower, one cell at a
+    time, with no process to hand a long sweep to).  By hand on a desktop: False, the sizes the chapter's
+    prose was written for.
 
-    >>> small_sizes() == ("CI" in os.environ)  # on a desktop
+    >>> small_sizes()  # under pytest
     True
     """
-    return "CI" in os.environ or browser.IN_BROWSER
+    return "CI" in os.environ or "PYTEST_VERSION" in os.environ or browser.IN_BROWSER
+
+
+#: Where the chapters' measured running times are stored (``python benchmarks/time_chapters.py`` writes it).
+CHAPTER_TIMES = "chapter-times.json"
+#: A chapter's time budget in seconds: the whole chapter at its full sizes, its slowest cell, and the
+#: whole chapter at its small sizes (under test and in the browser).  ``tests/test_notebooks.py`` holds
+#: the stored measurements to them.
+TIME_BUDGET = {"full": 60.0, "cell": 10.0, "small": 20.0}
+
+
+def chapter_times(folder: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    """The stored measurement of every chapter's running time (see :data:`CHAPTER_TIMES`), read from the
+    notebook folder's ``data/`` (the working directory a chapter runs in, else the kit's own copy)."""
+    import json
+    from pathlib import Path
+
+    from .bundle import notebooks_folder
+
+    candidates = [Path(folder)] if folder is not None else [Path("data"), notebooks_folder() / "data"]
+    for base in candidates:
+        path = base / CHAPTER_TIMES
+        if path.is_file():
+            data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+            return data
+    raise InputError(f"no {CHAPTER_TIMES} in {' or '.join(str(c) for c in candidates)}: "
+                            "python benchmarks/time_chapters.py writes it")
+
+
+def running_time(chapter: str, folder: str | os.PathLike[str] | None = None) -> str:
+    """One line for a chapter's first cell: how long the chapter takes to run top to bottom, as measured
+    on a 2-core machine (the stored measurement, with its date and the machine's load then), at its full
+    sizes and at its small ones.  A wall-clock figure of that machine: yours may differ.  A chapter with no
+    stored measurement says it has not been measured yet.
+
+    >>> print(running_time("01-rules-to-clauses"))  # doctest: +ELLIPSIS
+    Running time of this chapter, measured on a ...-core machine on ...: ... s top to bottom (slowest cell ...
+    """
+    try:
+        data = chapter_times(folder)
+    except InputError:
+        data = {"chapters": {}}
+    entry = data["chapters"].get(chapter)
+    if entry is None:
+        return (f"Running time of chapter {chapter}: not measured yet "
+                "(python benchmarks/time_chapters.py measures every chapter).")
+    machine = data["machine"]
+    return (f"Running time of this chapter, measured on a {machine['cpus']}-core machine on {machine['date']}: "
+            f"{entry['full']['total']:.0f} s top to bottom (slowest cell {entry['full']['slowest_cell']:.1f} s); "
+            f"{entry['small']['total']:.0f} s at the small sizes used under test and in the browser.")
 
 
 def projector_style() -> None:

@@ -26,9 +26,8 @@ from typing import Any
 
 from ..bench.instances import random_preplacement
 from ..errors import InputError
-from ..methods.sat.cnf import build_cnf
+from ..methods.sat.cnf import CNF, build_cnf
 from ..methods.sat.encodings import get_encoding
-from ..methods.search.backtrack import iter_backtrack
 from ..problem.board import Cell, Problem
 
 
@@ -133,27 +132,65 @@ class Deduction:
     visits: int = 0     # clauses looked at
 
 
-def deduced(problem: Problem, encoding: str = "pairwise") -> Deduction:
-    cnf = build_cnf(problem, encoding)
+def deduced(problem: Problem, encoding: str = "pairwise", base: CNF | None = None) -> Deduction:
+    """What unit propagation deduces on the board from the formula of ``problem`` under ``encoding``.
+    ``base``, the formula of the bare board (the same n and encoding, no queen placed, no cell blocked),
+    saves building the clauses again: the problem's unit clauses are appended to it as
+    :func:`~nqueens_kit.methods.sat.cnf.build_cnf` appends them."""
+    if base is None or problem.break_symmetry:
+        clauses = build_cnf(problem, encoding).clauses
+    else:
+        if base.problem.n != problem.n or base.encoding != get_encoding(encoding).name or base.problem.preplaced \
+                or base.problem.blocked or base.problem.break_symmetry or base.defined:
+            raise InputError(f"base must be the bare {problem.n}-queens formula of the {encoding} encoding")
+        n = problem.n
+        clauses = [*base.clauses, *([(r - 1) * n + c] for r, c in problem.preplaced),
+                   *([-((r - 1) * n + c)] for r, c in problem.blocked)]
     work: dict[str, int] = {}
-    assignment = unit_propagate(cnf.clauses, work=work)
+    assignment = unit_propagate(clauses, work=work)
     if assignment is None:
         return Deduction(conflict=True, visits=work.get("visits", 0))
-    top = cnf.board_vars
+    top = problem.n * problem.n
     return Deduction({problem.cell(v) for v, b in assignment.items() if v <= top and not b},
                      {problem.cell(v) for v, b in assignment.items() if v <= top and b},
                      assigned=len(assignment), visits=work.get("visits", 0))
 
 
 def truth(problem: Problem) -> tuple[set[Cell], set[Cell], bool]:
-    """Cells no completion uses, cells every completion uses, and whether any completion exists."""
+    """Cells no completion uses, cells every completion uses, and whether any completion exists: every
+    completion found by bitmask backtracking row by row (pre-placed queens and blocked cells honoured; an
+    exhaustive search that shares no code with the encodings or with propagation)."""
     n = problem.n
-    boards = [set(b) for b in iter_backtrack(problem)]
     cells = {(r, c) for r in range(1, n + 1) for c in range(1, n + 1)}
-    if not boards:
+    full = (1 << n) - 1
+    allowed = [full] * n  # per row (from 0), the columns a queen may take
+    for r, c in problem.blocked:
+        allowed[r - 1] &= ~(1 << (c - 1))
+    for r, c in problem.preplaced:
+        allowed[r - 1] &= 1 << (c - 1)  # two queens on one row leave it no column
+    used, always, placed = [0] * n, [full] * n, [0] * n
+    found = False
+
+    def place(row: int, columns: int, down: int, up: int) -> None:
+        nonlocal found
+        if row == n:
+            found = True
+            for r in range(n):
+                used[r] |= placed[r]
+                always[r] &= placed[r]
+            return
+        free = allowed[row] & ~(columns | down | up)
+        while free:
+            bit = free & -free
+            free ^= bit
+            placed[row] = bit
+            place(row + 1, columns | bit, ((down | bit) << 1) & full, (up | bit) >> 1)
+
+    place(0, 0, 0, 0)
+    if not found:
         return cells, set(), False
-    used = set().union(*boards)
-    return cells - used, set.intersection(*boards), True
+    dead = {(r, c) for r, c in cells if not used[r - 1] >> (c - 1) & 1}
+    return dead, {(r, c) for r, c in cells if always[r - 1] >> (c - 1) & 1}, True
 
 
 def strength(ns: Sequence[int], queens: int, samples: int, encodings: Sequence[str],
@@ -166,9 +203,10 @@ def strength(ns: Sequence[int], queens: int, samples: int, encodings: Sequence[s
         placements = [Problem(n, random_preplacement(n, queens, seed, i)) for i in range(1, samples + 1)]
         truths = [truth(p) for p in placements]
         for encoding in encoding_list(encodings):
+            base = build_cnf(Problem(n), encoding)
             dead = found_dead = forced = found_forced = impossible = refuted = assigned = visits = 0
             for problem, (dead_cells, forced_cells, feasible) in zip(placements, truths, strict=True):
-                d = deduced(problem, encoding)
+                d = deduced(problem, encoding, base)
                 assigned += d.assigned
                 visits += d.visits
                 if not feasible:
@@ -200,8 +238,9 @@ def load_and_search(problem: Problem | int, encodings: Sequence[str], solver: st
     fresh solvers in this process, in processor time (the solver is deterministic, so every run does the same
     work; processor time is what other work on a busy machine disturbs least, and the fastest run is the
     closest to the work itself), beside the size of the formula and the solver's own counters
-    (``conflicts``, ``decisions``, ``propagations``: the same on every machine).  ``solver`` is a python-sat
-    solver of the registry that reports statistics (MiniSat by default)."""
+    (``conflicts``, ``decisions``, ``propagations``: the same on every machine).  ``clock`` says which clock
+    timed it: ``"processor"``, or ``"wall"`` in a browser, whose Python has no processor clock.  ``solver`` is
+    a python-sat solver of the registry that reports statistics (MiniSat by default)."""
     import time
 
     from ..solvers import get_solver
@@ -215,6 +254,9 @@ def load_and_search(problem: Problem | int, encodings: Sequence[str], solver: st
     problem = problem if isinstance(problem, Problem) else Problem(problem)
     from pysat.solvers import Solver
 
+    from ..runtime.browser import IN_BROWSER
+
+    clock = "wall" if IN_BROWSER else "processor"
     rows = []
     for encoding in encoding_list(encodings):
         cnf = build_cnf(problem, encoding)
@@ -232,7 +274,7 @@ def load_and_search(problem: Problem | int, encodings: Sequence[str], solver: st
             searches.append(searched - loaded)
         rows.append({"encoding": encoding, "n": problem.n, "answer": bool(answer), "variables": cnf.num_vars,
                      "clauses": cnf.num_clauses, "literals": sum(map(len, cnf.clauses)),
-                     "load": min(loads), "search": min(searches),
+                     "load": min(loads), "search": min(searches), "clock": clock,
                      "conflicts": stats.get("conflicts", 0), "decisions": stats.get("decisions", 0),
                      "propagations": stats.get("propagations", 0), "repeat": repeat})
     return rows

@@ -304,8 +304,9 @@ def _run(model: IlpModel, backend: IlpSolver, deadline: float | None, settings: 
         log_path = os.path.join(tmp, "solver.log")
         if backend.command_line:
             options["logPath"] = log_path
-        elif keep_log:  # HiGHS writes its log to a file when asked (and nothing to the screen)
-            options.update(msg=True, log_to_console=False, log_file=log_path)
+        elif keep_log:  # HiGHS writes its log to a file when asked (and nothing to the screen); msg stays
+            # False, since PuLP 2.8 would hook its own log callback into HiGHS, one that highspy 1.7 on lacks
+            options.update(output_flag=True, log_to_console=False, log_file=log_path)
         try:
             engine = backend.engine(**options)
         except TypeError:  # a PuLP whose solver takes no thread count: it runs single-threaded anyway
