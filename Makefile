@@ -1,34 +1,62 @@
 # Two commands do all set-up on a fresh machine:
-#   make run    install into .venv and open the notebooks in JupyterLab
-#   make test   install into .venv and run every test (unit, CLI, notebooks, browser)
+#   make run    install into .venv what the chapters use and open them in JupyterLab
+#   make test   install into .venv the test, site and browser-edition tooling too, and run every test
+# Each target installs only what it needs (a pyproject.toml extra); a later target adds to the same .venv.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.nqueens-kit-installed
-SYSTEM_PACKAGES ?= minisat cadical picosat cryptominisat chromium
+COURSE := $(VENV)/.installed-course
+APP := $(VENV)/.installed-app
+TEST := $(VENV)/.installed-test
+SITE := $(VENV)/.installed-site
+LITE := $(VENV)/.installed-lite
+SYSTEM_PACKAGES ?= minisat cadical picosat cryptominisat chromium procps
 PYTEST_ARGS ?=
 # JupyterLab refuses to start as root unless told to (containers, lab machines).
 JUPYTER_ROOT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
-.PHONY: run test app bench site lite install system-packages clean
+.PHONY: run test test-deep test-lowest app bench site lite install system-packages clean
 
-run: $(STAMP)
+run: $(COURSE)
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(JUPYTER_ROOT) $(JUPYTER_ARGS)
 
 # Lint, type-check, then every test (two processes; a notebook's cells stay together in one).
-test: $(STAMP) system-packages
+test: $(TEST) system-packages
 	$(BIN)/ruff check --no-cache nqueens_kit tests benchmarks
 	$(BIN)/mypy --cache-dir=/dev/null nqueens_kit
 	$(BIN)/python -m pytest -n auto $(PYTEST_ARGS)
+
+# The deepest fuzz and counting cases (pytest -m deep), left out of make test for its time; CI runs both.
+test-deep: $(TEST) system-packages
+	$(BIN)/python -m pytest -n auto -m deep $(PYTEST_ARGS)
+
+# The suite again at the lowest version of every dependency pyproject.toml allows (uv compiles a lowest-direct
+# resolution of the course's extras; the test tools are the newest those pins admit), on the oldest Python the
+# kit supports: every allowed version is a tested version.  Browser tests run in `make test` only.
+LOWEST_PYTHON ?= python3.10
+LOWEST_VENV ?= .venv-lowest
+test-lowest: $(LOWEST_VENV)/.installed-lowest system-packages
+	$(LOWEST_VENV)/bin/python -m pytest -n auto -m "not browser and not deep" $(PYTEST_ARGS)
+
+$(LOWEST_VENV)/.installed-lowest: pyproject.toml
+	$(LOWEST_PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10) and "nqueens-kit needs Python 3.10 or newer")'
+	$(LOWEST_PYTHON) -m venv $(LOWEST_VENV)
+	$(LOWEST_VENV)/bin/python -m pip install --quiet --upgrade pip uv
+	$(LOWEST_VENV)/bin/uv pip compile --quiet pyproject.toml --extra course --extra cluster --resolution lowest-direct \
+	  --python $(LOWEST_VENV)/bin/python --no-header -o $(LOWEST_VENV)/lowest.txt
+	$(LOWEST_VENV)/bin/python -m pip install --quiet -r $(LOWEST_VENV)/lowest.txt
+	PYTHONWARNINGS="ignore:Editable install" $(LOWEST_VENV)/bin/python -m pip install --quiet \
+	  -c $(LOWEST_VENV)/lowest.txt -e ".[test-core]"
+	touch $@
 
 # Voila shuts a kernel down when its page closes; a kernel left idle and unconnected (a browser that died)
 # is culled after 10 minutes, so a long lecture day leaves no kernels behind.
 VOILA_CULL := --MappingKernelManager.cull_idle_timeout=600 --MappingKernelManager.cull_interval=60 \
 	--MappingKernelManager.cull_connected=False
-app: $(STAMP)
+app: $(APP)
 	$(BIN)/voila notebooks/06-playground.ipynb --no-browser $(VOILA_CULL) $(VOILA_ARGS)
 
-bench: $(STAMP)
+bench: $(COURSE)
 	$(BIN)/python benchmarks/bench_core.py
 	$(BIN)/python benchmarks/bench_ilp.py
 
@@ -39,7 +67,7 @@ bench: $(STAMP)
 # A chapter runs again only when it, its data or the kit changed (build/site-work keeps the executed ones);
 # make site CI=1 builds the short version the tests use.
 SITE_DIR ?= build/site
-site: $(STAMP)
+site: $(SITE)
 	$(BIN)/python -c 'from nqueens_kit.course.bundle import build_site; print(build_site("$(SITE_DIR)")[-1])'
 
 # The course in a browser with nothing to install, build/lite/: a JupyterLite site whose Pyodide kernel runs
@@ -47,21 +75,47 @@ site: $(STAMP)
 # made of is in nqueens_kit/course/lite.py, downloads are cached in build/lite-cache.  Serve it with
 # python -m http.server -d build/lite, or publish the folder as a static site.
 LITE_DIR ?= build/lite
-lite: $(STAMP)
+lite: $(LITE)
 	$(BIN)/python -m nqueens_kit.course.lite $(LITE_DIR)
 
-install: $(STAMP)
+install: $(COURSE)
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10) and "nqueens-kit needs Python 3.10 or newer")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[all,test]"
+
+# One stamp per set of extras: editing pyproject.toml installs again what the next target needs.  The kit's
+# modules are compiled once, as a wheel install does, so a command answers sooner (PYTHONDONTWRITEBYTECODE or
+# not).  setuptools warns at every editable install of a package that maps a folder into itself (the
+# notebooks ship as nqueens_kit._notebooks); that one warning is expected, and left off a newcomer's screen.
+PIP_INSTALL := PYTHONWARNINGS="ignore:Editable install" $(BIN)/python -m pip install --quiet
+$(COURSE): pyproject.toml | $(BIN)/python
+	$(PIP_INSTALL) -e ".[course]"
+	$(BIN)/python -m compileall -q nqueens_kit
+	touch $@
+$(APP): pyproject.toml | $(BIN)/python
+	$(PIP_INSTALL) -e ".[course,app]"
+	$(BIN)/python -m compileall -q nqueens_kit
+	touch $@
+$(TEST): pyproject.toml | $(BIN)/python
+	$(PIP_INSTALL) -e ".[all,test]"
+	$(BIN)/python -m compileall -q nqueens_kit
+	touch $@
+$(SITE): pyproject.toml | $(BIN)/python
+	$(PIP_INSTALL) -e ".[course,site]"
+	$(BIN)/python -m compileall -q nqueens_kit
+	touch $@
+$(LITE): pyproject.toml | $(BIN)/python
+	$(PIP_INSTALL) -e ".[lite]"
+	$(BIN)/python -m compileall -q nqueens_kit
 	touch $@
 
-# External DIMACS solvers and the browser for the app test come from Debian; installed when we may.
+# External DIMACS solvers, the browser for the app test, ps for the process tests and npm for the site's
+# pinned scripts come from Debian (npm only where no npm is on PATH); installed when we may.
 system-packages:
 	@missing=""; for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
 	  echo "installing Debian packages:$$missing"; \

@@ -30,9 +30,14 @@ def instances(draw):
     return Problem(n, cells)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(instances())
-def test_methods_agree_on_completions(problem):
+@pytest.mark.parametrize("count", [6, pytest.param(24, marks=pytest.mark.deep)])
+def test_methods_agree_on_completions(count):
+    """``count`` random instances (the deep profile, pytest -m deep, tries four times as many)."""
+    settings(max_examples=count, deadline=None, suppress_health_check=[HealthCheck.too_slow])(
+        given(instances())(_agree_on_completion))()
+
+
+def _agree_on_completion(problem):
     truth = brute_force(problem.n, problem.preplaced)  # independent of the kit: permutations
     assert count(problem, "backtrack").count == len(truth)
     for encoding in ENCODINGS:

@@ -63,6 +63,15 @@ def _descendants_of_me() -> list[str]:
     return found
 
 
+def _eventually(condition, what: str, seconds: float = 60.0) -> None:
+    """Wait until ``condition()`` holds: a process that was killed leaves the process table soon after, not at
+    once.  ``seconds`` is only a guard against waiting for ever (what it waits for takes milliseconds)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
 # ---------------------------------------------------------------------------------------- time limits
 
 
@@ -83,7 +92,8 @@ def test_time_limit_bounds_the_whole_job(capsys, args):
 
 
 def test_count_time_limit_reports_a_lower_bound(capsys):
-    code, out, _ = run(capsys, "count", "16", "--time-limit", "0.5", "--json")
+    # 2 s: long enough that a busy machine still finds some of the 14,772,512 boards, far too short for all
+    code, out, _ = run(capsys, "count", "16", "--time-limit", "2", "--json")
     data = json.loads(out)
     assert code == 3 and data["status"] == "timeout" and data["complete"] is False
     assert 0 < data["count"] < published_count(16) and "lower bound" in data["note"]
@@ -252,20 +262,24 @@ def test_signals_stop_everything(tmp_path, sig, args, code):
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == code and "Traceback" not in err
     assert err.strip().splitlines()[-1] == f"nqueens-kit: {({130: 'interrupted', 143: 'terminated', 129: 'hung up'})[code]}"
-    time.sleep(0.2)
-    assert _descendants_of_me() == [] and list(tmp_path.iterdir()) == []
+    _eventually(lambda: _descendants_of_me() == [], "a process of the command outlived it")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_wrapper_script_solver_children_do_not_survive(tmp_path, capsys):
+    # sleeps of a length no other run uses (a second test run on the machine has its own pid)
+    first, second = f"sleep 3600.{os.getpid()}1", f"sleep 3600.{os.getpid()}2"
     script = tmp_path / "slow-solver"
-    script.write_text("#!/bin/sh\nsleep 77 &\nsleep 78\n")
+    script.write_text(f"#!/bin/sh\n{first} &\n{second}\n")
     script.chmod(0o755)
     code, out, _ = run(capsys, "solve", "8", "--solver", str(script), "--time-limit", "0.5", "--json")
     assert code == 3 and json.loads(out)["status"] == "timeout"
-    time.sleep(0.2)
-    assert not [c for c in _descendants_of_me() if "sleep 7" in c]
-    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
-    assert "sleep 77" not in ps and "sleep 78" not in ps
+
+    def gone() -> bool:
+        ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+        return first not in ps and second not in ps and not [c for c in _descendants_of_me() if "sleep 3600." in c]
+
+    _eventually(gone, "the solver's own children outlived it")
 
 
 def test_chatty_solver_is_read_as_a_stream(tmp_path, capsys):

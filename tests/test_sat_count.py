@@ -79,14 +79,16 @@ def test_listed_boards_are_backtrackings_each_once(solver):
             assert sorted(found) == sorted(iter_backtrack(n)), (n, encoding, solver)  # lists: no repeats
 
 
-@pytest.mark.parametrize("solver", ["pycosat", "pysat-minisat", "pysat-kissat", "minisat"])
-def test_each_cube_finds_exactly_the_boards_with_its_border(solver):
+@pytest.mark.parametrize(("solver", "sizes"), [
+    ("pycosat", (6, 8, 9)), ("pysat-minisat", (6, 8, 9)), ("pysat-kissat", (6, 8, 9)), ("minisat", (6,)),
+    pytest.param("minisat", (8,), marks=pytest.mark.deep)])  # a DIMACS binary: a process per cube and board
+def test_each_cube_finds_exactly_the_boards_with_its_border(solver, sizes):
     """Each way the cubes reach a solver (pycosat: one formula per pair of row queens with the other column
     placements excluded; python-sat: assumptions; a solver without assumptions, a DIMACS binary) finds under
     each cube exactly the boards of backtracking with that border, each once."""
     need(SAT_SOLVERS[solver].available(), solver)
     backend = SAT_SOLVERS[solver]
-    for n in (6, 8) if solver == "minisat" else (6, 8, 9):
+    for n in sizes:
         truth: dict[frozenset, list] = {}
         for board in iter_backtrack(n):
             truth.setdefault(border_of(n, board), []).append(board)
@@ -100,12 +102,14 @@ def test_each_cube_finds_exactly_the_boards_with_its_border(solver):
             assert {key: sorted(boards) for key, boards in found.items()} == expected, (n, encoding)
 
 
-@pytest.mark.parametrize("own_from", [4, 100])
-def test_pycosat_with_helpers_both_ways(monkeypatch, own_from):
+@pytest.mark.parametrize(("own_from", "sizes"), [
+    (4, (5, 8)), (100, (5, 8)), pytest.param(4, (9,), marks=pytest.mark.deep),
+    pytest.param(100, (9,), marks=pytest.mark.deep)])
+def test_pycosat_with_helpers_both_ways(monkeypatch, own_from, sizes):
     """pycosat with a helper encoding takes each cube's own formula from some n on, the formula of three
     border queens below: both find under each cube exactly the boards of backtracking with that border."""
     monkeypatch.setattr(solve, "PYCOSAT_OWN_FORMULA_N", own_from)
-    for n in (5, 8, 9):
+    for n in sizes:
         searched = {frozenset(c.queens) for c in border_cubes(n)}
         expected: dict[frozenset, list] = {}
         for board in iter_backtrack(n):

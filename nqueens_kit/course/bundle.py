@@ -311,17 +311,19 @@ def build_site(dest: str | os.PathLike[str], chapters: list[str] | None = None, 
         for relative in notebook_files(source):  # run in a copy, so the data folder is where the chapters look
             (Path(run) / relative).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source / relative, Path(run) / relative)
-        for name in names:
+        for position, name in enumerate(names, 1):
             key = _hash_files([source / name], common)
             stored, stamp = executed / name, executed / (name + ".key")
             if stored.is_file() and stamp.is_file() and stamp.read_text() == key:
-                print(f"site: {name} unchanged, not run again", file=out)
+                print(f"site: {name} unchanged, not run again ({position} of {len(names)})", file=out, flush=True)
                 continue
+            print(f"site: running {name} ({position} of {len(names)}) ...", file=out, flush=True)
             started = time.monotonic()
             nb = execute_chapter(Path(run) / name, Path(run), timeout, kernel_log=executed / (name + ".log"))
             nbformat.write(nb, stored)
             stamp.write_text(key)
-            print(f"site: ran {name} in {time.monotonic() - started:.1f} s", file=out)
+            print(f"site: ran {name} in {time.monotonic() - started:.1f} s ({position} of {len(names)})", file=out,
+                  flush=True)
 
     # 2. The Sphinx sources: the book folder, the executed chapters with their works, the landing page.
     for path in sorted(book_folder.rglob("*")):
@@ -352,6 +354,7 @@ def build_site(dest: str | os.PathLike[str], chapters: list[str] | None = None, 
 
     # 3. Sphinx renders into the work folder (it rereads only the sources that changed; MyST-NB keeps its
     #    copies of the figures beside it), and the site is mirrored into dest.
+    print(f"site: rendering {len(names)} chapters with Sphinx ...", file=out, flush=True)
     started = time.monotonic()
     env = dict(os.environ, NQUEENS_KIT_VERSION=nqueens_kit.__version__)
     html = work_folder / "html"
