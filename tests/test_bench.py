@@ -135,7 +135,7 @@ def test_ilp_solvers_are_routed_to_ilp(monkeypatch):
     from nqueens_kit.solvers import ILP_SOLVERS
 
     need(ILP_SOLVERS["cbc"].available(), "CBC")
-    monkeypatch.setattr(ILP_SOLVERS["highs"], "find", lambda: None)  # HiGHS not installed
+    monkeypatch.setattr(type(ILP_SOLVERS["highs"]), "find", lambda self: None)  # HiGHS not installed
     configs = make_configs("sat,ilp", encodings="pairwise", formulations="lines,pairwise", solvers="pycosat,cbc")
     assert [c.label for c in configs] == ["SAT pairwise/pycosat", "ILP lines/cbc", "ILP pairwise/cbc"]
     assert [c.label for c in make_configs("ilp")] == ["ILP lines/cbc"]

@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import _thread
 import os
 import sys
 from typing import TYPE_CHECKING, Any
@@ -76,20 +77,27 @@ REGISTRIES: dict[str, dict[str, SatSolver] | dict[str, IlpSolver]]
 _ILP_NAMES = ("Cbc", "Highs", "IlpSolver", "ILP_SOLVERS", "REGISTRIES")
 
 
+#: One registry for every thread: two threads asking first at once (two apps' jobs) must not make two.
+_ILP_LOCK = _thread.allocate_lock()
+
+
 def __getattr__(name: str) -> Any:
     """The ILP registry and its classes, made on first use (PEP 562) and kept here after."""
     if name not in _ILP_NAMES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from . import ilp_pulp
+    with _ILP_LOCK:
+        if name in globals():  # made by another thread while this one waited
+            return globals()[name]
+        from . import ilp_pulp
 
-    ilp: dict[str, ilp_pulp.IlpSolver] = {s.name: s for s in (ilp_pulp.Cbc(), ilp_pulp.Highs())}
-    if sys.platform == "emscripten":
-        from .browser import for_browser, ilp_entries
+        ilp: dict[str, ilp_pulp.IlpSolver] = {s.name: s for s in (ilp_pulp.Cbc(), ilp_pulp.Highs())}
+        if sys.platform == "emscripten":
+            from .browser import for_browser, ilp_entries
 
-        ilp = for_browser(ilp, ilp_entries)
-    globals().update(Cbc=ilp_pulp.Cbc, Highs=ilp_pulp.Highs, IlpSolver=ilp_pulp.IlpSolver, ILP_SOLVERS=ilp,
-                     REGISTRIES={"sat": SAT_SOLVERS, "ilp": ilp})
-    return globals()[name]
+            ilp = for_browser(ilp, ilp_entries)
+        globals().update(Cbc=ilp_pulp.Cbc, Highs=ilp_pulp.Highs, IlpSolver=ilp_pulp.IlpSolver, ILP_SOLVERS=ilp,
+                         REGISTRIES={"sat": SAT_SOLVERS, "ilp": ilp})
+        return globals()[name]
 
 
 if sys.platform == "emscripten":  # the browser edition: its entries first (outside a browser nothing changes)
