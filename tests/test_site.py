@@ -226,6 +226,7 @@ def test_search_finds_a_word_of_chapter_4(site: Path, reader: Reader) -> None:
     assert reader.refused == [] and reader.errors == []
 
 
+@pytest.mark.deep  # clicks through every page: in the deep profile, which CI runs too
 def test_navigation_leads_through_the_book(site: Path, reader: Reader, tmp_path: Path) -> None:
     chapters = _chapters(site)
     page = reader.open("index.html")
@@ -253,6 +254,7 @@ def test_navigation_leads_through_the_book(site: Path, reader: Reader, tmp_path:
     assert reader.refused == [] and reader.errors == []
 
 
+@pytest.mark.deep  # clicks through every page: in the deep profile, which CI runs too
 def test_citations_link_their_dois(site: Path, reader: Reader) -> None:
     page = reader.open("references.html")
     dois = page.locator('a[href^="https://doi.org/10."]')
