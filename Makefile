@@ -32,7 +32,8 @@ test-deep: $(TEST) system-packages
 
 # The suite again at the lowest version of every dependency pyproject.toml allows (uv compiles a lowest-direct
 # resolution of the course's extras; the test tools are the newest those pins admit), on the oldest Python the
-# kit supports: every allowed version is a tested version.  Browser tests run in `make test` only.
+# kit supports: every allowed version is a tested version.  Browser tests run in `make test` only.  uv trusts
+# the platform's certificate store, as pip does.
 LOWEST_PYTHON ?= python3.10
 LOWEST_VENV ?= .venv-lowest
 test-lowest: $(LOWEST_VENV)/.installed-lowest system-packages
@@ -41,8 +42,8 @@ test-lowest: $(LOWEST_VENV)/.installed-lowest system-packages
 $(LOWEST_VENV)/.installed-lowest: pyproject.toml
 	$(LOWEST_PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10) and "nqueens-kit needs Python 3.10 or newer")'
 	$(LOWEST_PYTHON) -m venv $(LOWEST_VENV)
-	$(LOWEST_VENV)/bin/python -m pip install --quiet --upgrade pip uv
-	$(LOWEST_VENV)/bin/uv pip compile --quiet pyproject.toml --extra course --extra cluster --resolution lowest-direct \
+	$(LOWEST_VENV)/bin/python -m pip install --quiet --upgrade pip "uv>=0.13"
+	UV_SYSTEM_CERTS=1 $(LOWEST_VENV)/bin/uv pip compile --quiet pyproject.toml --extra course --extra cluster --resolution lowest-direct \
 	  --python $(LOWEST_VENV)/bin/python --no-header -o $(LOWEST_VENV)/lowest.txt
 	$(LOWEST_VENV)/bin/python -m pip install --quiet -r $(LOWEST_VENV)/lowest.txt
 	PYTHONWARNINGS="ignore:Editable install" $(LOWEST_VENV)/bin/python -m pip install --quiet \
