@@ -91,24 +91,14 @@ $(BIN)/python:
 # not).  setuptools warns at every editable install of a package that maps a folder into itself (the
 # notebooks ship as nqueens_kit._notebooks); that one warning is expected, and left off a newcomer's screen.
 PIP_INSTALL := PYTHONWARNINGS="ignore:Editable install" $(BIN)/python -m pip install --quiet
-$(COURSE): pyproject.toml | $(BIN)/python
-	$(PIP_INSTALL) -e ".[course]"
-	$(BIN)/python -m compileall -q nqueens_kit
-	touch $@
-$(APP): pyproject.toml | $(BIN)/python
-	$(PIP_INSTALL) -e ".[course,app]"
-	$(BIN)/python -m compileall -q nqueens_kit
-	touch $@
-$(TEST): pyproject.toml | $(BIN)/python
-	$(PIP_INSTALL) -e ".[all,test]"
-	$(BIN)/python -m compileall -q nqueens_kit
-	touch $@
-$(SITE): pyproject.toml | $(BIN)/python
-	$(PIP_INSTALL) -e ".[course,site]"
-	$(BIN)/python -m compileall -q nqueens_kit
-	touch $@
-$(LITE): pyproject.toml | $(BIN)/python
-	$(PIP_INSTALL) -e ".[lite]"
+# The extras each stamp installs ($(VENV)/.installed-NAME).
+EXTRAS_course := course
+EXTRAS_app := course,app
+EXTRAS_test := all,test
+EXTRAS_site := course,site
+EXTRAS_lite := lite
+$(VENV)/.installed-%: pyproject.toml | $(BIN)/python
+	$(PIP_INSTALL) -e ".[$(EXTRAS_$*)]"
 	$(BIN)/python -m compileall -q nqueens_kit
 	touch $@
 
