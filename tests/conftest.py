@@ -51,3 +51,20 @@ def random_formula(rng, max_vars: int, max_clauses: int) -> tuple[int, list[list
     clauses = [[rng.choice((1, -1)) * rng.randint(1, num_vars) for _ in range(rng.randint(1, 3))]
                for _ in range(rng.randint(1, max_clauses))]
     return num_vars, clauses
+
+
+@pytest.fixture()
+def child_starts(monkeypatch) -> list[bool]:
+    """Each job :mod:`nqueens_kit.runtime.isolate` starts from now on, as whether it was a fresh interpreter
+    (True) or a fork (False)."""
+    from nqueens_kit.runtime import isolate
+
+    started: list[bool] = []
+    real = isolate._Child.start
+
+    def spy(fn, args, scratch, fresh, *rest):
+        started.append(fresh)
+        return real(fn, args, scratch, fresh, *rest)
+
+    monkeypatch.setattr(isolate._Child, "start", spy)
+    return started

@@ -328,18 +328,9 @@ def test_help_loads_no_method():
     assert not [m for m in seen["modules"] if m.startswith(NOT_FOR_SOLVE_8)]
 
 
-def test_a_solve_child_is_forked_not_a_fresh_interpreter(capsys, monkeypatch):
+def test_a_solve_child_is_forked_not_a_fresh_interpreter(capsys, child_starts):
     """The job a solve runs in is a fork of the command: it does not import the kit a second time."""
-    from nqueens_kit.runtime import isolate
-
-    started = []
-    real = isolate._Child.start
-
-    def spy(fn, args, scratch, fresh, *rest):
-        started.append(fresh)
-        return real(fn, args, scratch, fresh, *rest)
-
-    monkeypatch.setattr(isolate._Child, "start", spy)
+    started = child_starts
     code, out, _ = run(capsys, "solve", "8")
     assert code == 0 and "solved, verified" in out and started == [False]
 

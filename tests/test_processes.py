@@ -501,22 +501,14 @@ def test_a_stop_signal_during_the_fork_is_not_lost(tmp_path):
     assert list(tmp_path.iterdir()) == []  # the child's scratch folder went with it
 
 
-def test_a_widget_solve_forks_from_its_thread(monkeypatch):
+def test_a_widget_solve_forks_from_its_thread(child_starts):
     """The widgets solve in a background thread with a Stop button and a time limit: each click's job is a
     fork of the kernel, not a fresh interpreter that imports the kit again."""
     import threading
 
     from nqueens_kit.methods import solve
-    from nqueens_kit.runtime import isolate
 
-    started = []
-    real = isolate._Child.start
-
-    def spy(fn, args, scratch, fresh, *rest):
-        started.append(fresh)
-        return real(fn, args, scratch, fresh, *rest)
-
-    monkeypatch.setattr(isolate._Child, "start", spy)
+    started = child_starts
     results = []
     click = threading.Thread(target=lambda: results.append(solve(8, "sat", time_limit=60, stop=lambda: False)))
     click.start()
