@@ -59,22 +59,25 @@ class Interrupted(KeyboardInterrupt):
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The command's parser: every subcommand with its options, or, given ``command``, every subcommand listed
-    and only that one's options added (what :func:`main` parses with: the options of the others, and what
-    their help texts import, cost a command that does not use them)."""
+    """The command's parser: every subcommand with its options, or, given the name of one, that subcommand
+    alone (what :func:`main` parses with: the other subcommands' parsers, their options and what their help
+    texts import cost a command that does not use them; any other ``command`` gets every subcommand listed
+    without options, so ``--help`` and the error for a misspelt command name them all)."""
     parser = Parser(prog=PROG, description="N-queens as SAT, ILP, CP and search: solve, count, encode, measure.",
                     epilog="Exit status: 0 solved, 1 infeasible or a solver failed, 2 bad input, 3 time limit "
                            "reached, 70 a bug in nqueens-kit.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    known = any(command in names for names in COMMAND_MODULES.values())
     for module_name, names in COMMAND_MODULES.items():
-        if command and command not in names and any(command in listed for listed in COMMAND_MODULES.values()):
+        if known and command not in names:
             continue  # a command of another module is run: nothing here is parsed
         module = importlib.import_module(f"{__package__}.{module_name}")
         for name, (help_text, add_options) in module.COMMANDS.items():
-            p = sub.add_parser(name, help=help_text)
-            if command is None or name == command:
-                add_options(p)
+            if not known or name == command:
+                p = sub.add_parser(name, help=help_text)
+                if command is None or name == command:  # the listing alone shows no command's options
+                    add_options(p)
     return parser
 
 
