@@ -26,7 +26,8 @@ test: $(TEST) system-packages
 	$(BIN)/mypy --cache-dir=/dev/null nqueens_kit
 	$(BIN)/python -m pytest -n auto $(PYTEST_ARGS)
 
-# The deepest fuzz and counting cases (pytest -m deep), left out of make test for its time; CI runs both.
+# The deepest fuzz and counting cases, the whole site and browser edition read in Chromium (pytest -m deep),
+# left out of make test for its time; CI runs both.
 test-deep: $(TEST) system-packages
 	$(BIN)/python -m pytest -n auto -m deep $(PYTEST_ARGS)
 

@@ -602,8 +602,9 @@ def test_dask_local_cluster_runs_the_plan_and_resumes(tmp_path):
     assert sorted(map(row_key, read_results(out))) == plan
 
 
-def test_dask_bad_address_is_one_line(tmp_path):
+def test_dask_bad_address_is_one_line(tmp_path, monkeypatch):
     pytest.importorskip("distributed")
+    monkeypatch.setattr("nqueens_kit.bench.sweep.DASK_CONNECT_SECONDS", 1.0)  # nothing listens: no need to wait
     with pytest.raises(InputError, match="cannot reach the Dask scheduler"):
         run_sweep(TINY, [4], repeat=1, progress=False, dask="tcp://127.0.0.1:9")
 

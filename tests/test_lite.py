@@ -55,9 +55,10 @@ CHAPTER = "02-solving-with-sat.ipynb"
 #: The chapters run with Run All on their own (chapter 2 and the playground are run in the tests above them).
 RUN_ALL_CHAPTERS = ("01-rules-to-clauses.ipynb", "03-the-ilp-model.ipynb", "04-encodings-compared.ipynb",
                     "07-inside-the-solvers.ipynb")
-#: Of those, the ones whose Run All is in the deep profile (CI runs it; make test keeps chapter 7, the one
-#: with the most the browser lacks, beside chapter 2 and the playground above).
-DEEP_CHAPTERS = ("01-rules-to-clauses.ipynb", "03-the-ilp-model.ipynb", "04-encodings-compared.ipynb")
+#: Of those, the ones whose Run All is in the deep profile (CI runs it): all of them, and the playground's
+#: Run All; make test keeps chapter 2's Run All below (a whole chapter, its figures offline, a solve and a
+#: count checked) and the kernel's one-line notices, tested here without a browser.
+DEEP_CHAPTERS = RUN_ALL_CHAPTERS
 #: The one-line notices of the kit in the site's kernel: what the browser lacks and how to get it.
 NOTICE_MARKS = ("not in the browser", "cannot run in a browser", "cannot run in the browser",
                 "the browser edition does not ship",
@@ -324,6 +325,7 @@ def test_a_chapter_runs_all_solves_counts_and_stays_offline(site: dict[str, obje
 
 
 @in_chromium
+@pytest.mark.deep  # the playground's apps are tested in a browser by make test too (tests/test_app_browser.py)
 def test_the_playground_runs_all_and_its_slider_redraws_the_board_offline(browser: Browser, tmp_path: Path) -> None:
     start = time.perf_counter()
     chapter = "06-playground.ipynb"

@@ -41,7 +41,9 @@ from nqueens_kit.runtime.browser import importable
 from .browser_tools import CHROMIUM, CHROMIUM_ARGS, OfflineGate, serving
 from .conftest import need
 
-pytestmark = pytest.mark.browser
+#: The whole site read in a browser is in the deep profile (CI runs it); make test builds one chapter as
+#: the site builds them all and checks its page (tests/test_bundle.py).
+pytestmark = [pytest.mark.browser, pytest.mark.deep]
 
 WAIT_MS = 60_000
 #: Chapter 4's page must be found by searching for this word (it names one of the chapter's encodings).
@@ -226,7 +228,7 @@ def test_search_finds_a_word_of_chapter_4(site: Path, reader: Reader) -> None:
     assert reader.refused == [] and reader.errors == []
 
 
-@pytest.mark.deep  # clicks through every page: in the deep profile, which CI runs too
+# clicks through every page (the whole module is in the deep profile)
 def test_navigation_leads_through_the_book(site: Path, reader: Reader, tmp_path: Path) -> None:
     chapters = _chapters(site)
     page = reader.open("index.html")
@@ -254,7 +256,7 @@ def test_navigation_leads_through_the_book(site: Path, reader: Reader, tmp_path:
     assert reader.refused == [] and reader.errors == []
 
 
-@pytest.mark.deep  # clicks through every page: in the deep profile, which CI runs too
+# clicks through every page (the whole module is in the deep profile)
 def test_citations_link_their_dois(site: Path, reader: Reader) -> None:
     page = reader.open("references.html")
     dois = page.locator('a[href^="https://doi.org/10."]')

@@ -38,6 +38,8 @@ from .results import DONE_STATUSES, Lock, ResultsFile, extra_columns, read_meta,
 
 DEFAULT_REPEAT = 3
 DEFAULT_TIMEOUT = 30.0
+#: How long to try reaching a Dask scheduler before saying it cannot be reached.
+DASK_CONNECT_SECONDS = 10.0
 #: A sweep planning more runs than this is refused unless ``max_runs`` is raised.
 MAX_RUNS = 10_000
 
@@ -485,7 +487,7 @@ def _run_dask(todo: Sequence[Run], address: str, jobs: int, timeout: float | Non
                                            local_directory=folder, env=dict.fromkeys(("TMPDIR", "TEMP", "TMP"), folder))
                     client = Client(cluster)
                 else:
-                    client = Client(address, timeout=10)
+                    client = Client(address, timeout=DASK_CONNECT_SECONDS)
             except OSError as exc:
                 raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
             halt = DaskStop()
