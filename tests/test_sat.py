@@ -115,16 +115,16 @@ def test_cubes_partition_the_search():
 
 
 @pytest.mark.parametrize("solver, sizes", [("pycosat", "all"), ("pysat-minisat", "all"), ("minisat", "small"),
-                                           pytest.param("minisat", "8", marks=pytest.mark.deep, id="minisat-8")])
+                                           pytest.param("minisat", "deep", marks=pytest.mark.deep, id="minisat-deep")])
 def test_symmetric_cubes_count_every_board_once(solver, sizes):
     """The boards iter_boards yields are exactly the backtracker's, with no repeats (sorted lists, not sets),
     for every encoding: pycosat's defined helpers, python-sat's blocking on the open cells of an in-process
     model, and a DIMACS binary's unordered model (one process per board: the binary gets the smaller
-    problems, and the 92 boards of n = 8 in the deep profile)."""
+    problems, and the larger ones in the deep profile)."""
     need(SAT_SOLVERS[solver].available(), solver)
     problems = {"all": [Problem(5), Problem(6), Problem(8), Problem(9, [(4, 2)]), Problem(9),
                         Problem(10, [(1, 3), (9, 9)])],
-                "small": [Problem(5), Problem(6), Problem(9, [(4, 2)])], "8": [Problem(8)]}[sizes]
+                "small": [Problem(5), Problem(6)], "deep": [Problem(8), Problem(9, [(4, 2)])]}[sizes]
     for problem in problems:
         truth = sorted(iter_backtrack(problem))
         for encoding in ENCODINGS:
