@@ -6,8 +6,8 @@
     python benchmarks/bench_frontier.py -o notebooks/data/frontier.json   # what notebook 5 shows
     python benchmarks/bench_frontier.py --solve --only cryptominisat5 --keep notebooks/data/frontier.json \
         -o notebooks/data/frontier.json   # run some configurations again, keep the other rows
-    python benchmarks/bench_frontier.py --table notebooks/data/frontier.json   # the README's tables
-    python benchmarks/bench_frontier.py --table notebooks/data/frontier.json --readme README.md  # put them there
+    python benchmarks/bench_frontier.py --table notebooks/data/frontier.json   # the tables of book/timing.md
+    python benchmarks/bench_frontier.py --table notebooks/data/frontier.json --readme book/timing.md  # put them there
 
 Every run is a fresh process with a wall-clock limit, every board is verified, no run gets a hint from a
 known solution (``nqueens_kit.bench.frontier``).  The SAT configurations (:data:`SOLVE_SAT`) cover the
@@ -72,7 +72,7 @@ def main() -> int:
     parser.add_argument("--keep", default=None, metavar="FILE.json",
                         help="keep this earlier frontier's rows for the configurations not run now (same limit)")
     parser.add_argument("--table", default=None, metavar="FILE.json",
-                        help="only print the Markdown tables of a stored frontier (the README's) and stop")
+                        help="only print the Markdown tables of a stored frontier (book/timing.md's) and stop")
     parser.add_argument("--readme", default=None, metavar="FILE.md",
                         help="with --table: write the tables into this file between its frontier-table markers")
     args = parser.parse_args()

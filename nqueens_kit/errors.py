@@ -36,6 +36,11 @@ class SolverError(NQueensError):
     """A solver gave a wrong or unusable answer (an invalid or repeated board, a crash); the message names it."""
 
 
+class SolverGaveUp(SolverError):
+    """A solver said it does not know (``s UNKNOWN``) in a job that needs every answer (a count): the job's
+    outcome is ``unknown``, as a solve's is (the count verb keeps the boards found so far)."""
+
+
 class KitBug(Exception):
     """An unexpected exception inside the kit (in this process or in a child it ran); ``details`` holds the
     child's traceback.  Not an :class:`NQueensError`: nothing the user did explains it."""

@@ -577,3 +577,44 @@ def test_a_search_stopped_by_the_time_limit_is_not_reported_as_solved(monkeypatc
     assert "found no board within the time limit of 0.5 s" in app.message_text
     assert "timeout, stopped after" in app.stats.value and "solve " not in app.stats.value
     assert app.counter.value == "" and app.board_queens == ()
+
+
+# ------------------------------------------------------------------------------------ cells handed to an app
+
+
+@pytest.mark.parametrize("queen", ["1,1", (1, 2, 3), (1,), ("1", "1"), (0, 1), (9, 1), True, (True, 1), 1.5,
+                                   ((1, 1),), {1: 1}, (1.0, 2.0)])
+def test_the_stepper_refuses_a_malformed_queen_in_one_line(queen) -> None:
+    with pytest.raises(InputError) as caught:
+        w.solution_stepper(8, queen)
+    message = str(caught.value)
+    assert "\n" not in message and "(row, column) pair of whole numbers from 1 to 8" in message
+    assert repr(queen)[:30] in message  # the value, named
+
+
+def test_the_stepper_takes_a_queen_of_whole_numbers() -> None:
+    import numpy as np
+
+    for queen, cell in (((2, 3), (2, 3)), ([8, 8], (8, 8)), ((np.int64(4), np.int32(5)), (4, 5)),
+                        (np.array([6, 7]), (6, 7))):
+        app = w.solution_stepper(8, queen)
+        assert app.problem.preplaced == (cell,)
+        app.job.stop_button.click()
+        app.wait()
+
+
+@pytest.mark.parametrize(("arguments", "fragment"), [
+    ({"queens": [(1, 2, 3)]}, "queens: a queen is written ROW,COL"),
+    ({"queens": [(5, 1)]}, "queens: queen at 5,1 is off the board"),
+    ({"queens": "1,1"}, "queens are a list of (row, column) pairs, not '1,1'"),
+    ({"preplaced": [(0, 1)]}, "preplaced: queen at 0,1 is off the board"),
+    ({"highlight": [None]}, "highlight: a queen is written ROW,COL"),
+    ({"conflicts": 7}, "conflicts are a list of (row, column) pairs, not 7"),
+    ({"ringed": [("a", 1)]}, "ringed: a queen is written ROW,COL"),
+])
+def test_board_svg_refuses_malformed_cells_in_one_line(arguments, fragment) -> None:
+    with pytest.raises(InputError) as caught:
+        svg.board_svg(4, **arguments)
+    assert fragment in str(caught.value) and "\n" not in str(caught.value)
+    with pytest.raises(InputError, match="whole number"):
+        svg.board_svg("four")

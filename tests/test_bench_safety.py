@@ -63,7 +63,10 @@ def test_results_go_through_a_symbolic_link(tmp_path):
     real.parent.mkdir()
     link = tmp_path / "link.csv"
     link.symlink_to(real)
-    run_sweep(TINY, [4], repeat=1, out=link, progress=False)
+    with pytest.raises(InputError, match="symbolic link to .* which does not exist"):
+        run_sweep(TINY, [4], repeat=1, out=link, progress=False)  # a link to nothing is refused, not followed
+    assert not real.exists()
+    run_sweep(TINY, [4], repeat=1, out=real, progress=False)
     run_sweep(TINY, [4, 5], repeat=1, out=link, progress=False, resume=True)
     assert link.is_symlink() and os.readlink(link) == str(real)
     assert len(read_results(real)) == 2

@@ -25,11 +25,23 @@ def test_copies_every_chapter_and_its_data(tmp_path, capsys):
     chapters = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
     assert len(chapters) >= 6
     assert main(["notebooks", str(tmp_path / "course")]) == 0
-    assert "copied" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert said.startswith(f"copied {len(chapters)} notebooks") and f"jupyter lab {tmp_path / 'course'}" in said
     copied = sorted(p.name for p in (tmp_path / "course").glob("*.ipynb"))
     assert copied == chapters
     for name in chapters + ["README.md", "data/sweep.csv", "data/sweep.csv.meta.json"]:
         assert (tmp_path / "course" / name).read_bytes() == (notebooks_folder() / name).read_bytes()
+
+
+def test_a_plain_install_is_told_how_to_get_jupyterlab(tmp_path, capsys, monkeypatch):
+    """Without JupyterLab (a plain pip install) the command says which extra brings it and every solver."""
+    import importlib.util as util
+
+    real = util.find_spec
+    monkeypatch.setattr(util, "find_spec", lambda name, *a: None if name == "jupyterlab" else real(name, *a))
+    assert main(["notebooks", str(tmp_path / "course")]) == 0
+    said = capsys.readouterr().err
+    assert 'pip install "nqueens-kit[course]"' in said and said.count("\n") == 1
 
 
 def test_refuses_to_overwrite_without_force(tmp_path, capsys):
@@ -137,3 +149,15 @@ def test_the_landing_page_blurb_never_cuts_a_formula():
     title, blurb = _chapter_title(nbformat.v4.new_notebook(cells=[cell]), "fallback")
     assert title == "9. A chapter"
     assert blurb.count("$") % 2 == 0 and blurb.endswith("here.") and "More" not in blurb
+
+
+def test_the_landing_page_blurb_is_each_chapters_opening_paragraph_not_its_notes():
+    """Every chapter opens with a note set apart as a quote (what differs in the browser): the landing page
+    shows the paragraph after it."""
+    from nqueens_kit.course.bundle import _chapter_title
+
+    for path in sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("0*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        opening = next(c.source for c in nb.cells if c.cell_type == "markdown")
+        _, blurb = _chapter_title(nb, "fallback")
+        assert blurb and "In the browser" not in blurb and blurb.split()[0] in opening, path.name

@@ -12,6 +12,7 @@ from nqueens_kit.course.exercises import (
     check_at_most_one,
     check_clause_count,
     check_count,
+    check_dead_end,
     check_diagonals,
     check_exactly_one,
     check_par2,
@@ -459,3 +460,108 @@ def test_check_par2_catches_each_plausible_wrong_score(name: str) -> None:
     assert not verdict, name
     if name == "a 0 s run counted as a timeout":
         assert "t is None" in verdict.message and verdict.counterexample == [0.0, None, 1.0]
+
+
+# ------------------------------------------------------------ answers read for their value, not their type
+
+
+def _right_par2(times, limit):
+    return sum(2 * limit if t is None else t for t in times) / len(times)
+
+
+def test_check_par2_takes_any_real_number() -> None:
+    from decimal import Decimal
+    from fractions import Fraction
+
+    import numpy as np
+
+    for convert in (np.float32, np.float64, np.float16, np.array, Fraction, lambda x: Decimal(repr(x)),
+                    lambda x: np.array(x, dtype=np.float32)):
+        verdict = check_par2(lambda times, limit, convert=convert: convert(_right_par2(times, limit)))
+        assert verdict, (convert, verdict.message)
+    exact = check_par2(lambda times, limit: Fraction(sum(Fraction(2 * limit) if t is None else Fraction(t)
+                                                         for t in times), len(times)))
+    assert exact
+    wrong = check_par2(lambda times, limit: np.float32(sum(limit if t is None else t for t in times) / len(times)))
+    assert not wrong and "PAR-1" in wrong.message  # a float32 is judged by its value, hints and all
+
+
+@pytest.mark.parametrize(("answer", "named"), [
+    ("8", "'8' (type str)"), (None, "None (type NoneType)"), ([8.0], "[8.0] (type list)"),
+    (True, "True (type bool)"), (8 + 0j, "(8+0j) (type complex)"),
+])
+def test_check_par2_names_the_type_it_got_and_the_one_wanted(answer, named) -> None:
+    verdict = check_par2(lambda times, limit: answer)
+    assert not verdict and named in verdict.message and "return a real number" in verdict.message
+
+
+def test_the_other_checkers_read_numpy_answers_by_value_and_name_a_wrong_type() -> None:
+    import numpy as np
+
+    assert check_count(np.array(92), 8) and check_count(np.int32(4), Problem(8, [(1, 1)]))
+    text = check_count("92", 8)
+    assert not text and "'92' (type str)" in text.message
+    right = lambda n: 2 * n + n * n * (n - 1) + n * (n - 1) * (2 * n - 1) // 3  # noqa: E731
+    assert check_clause_count(lambda n: np.int64(right(n))) and check_clause_count(lambda n: float(right(n)))
+    assert check_clause_count(lambda n: np.array(right(n)))
+    for answer, named in (("84", "'84' (type str)"), (None, "None (type NoneType)")):
+        verdict = check_clause_count(lambda n, answer=answer: answer)
+        assert not verdict and named in verdict.message and "whole number" in verdict.message
+    rows = check_clause_count(lambda n: np.array([right(n), 0]))  # an array of values: a verdict, not a crash
+    assert not rows and "type ndarray" in rows.message
+    assert check_verify(lambda n, queens: np.bool_(verify(n, queens)))
+    assert check_verify(lambda n, queens: np.array(verify(n, queens)))
+    for answer, named in ((None, "None (type NoneType)"), ("True", "'True' (type str)"),
+                          (np.array([True, True]), "type ndarray")):
+        verdict = check_verify(lambda n, queens, answer=answer: answer)
+        assert not verdict and named in verdict.message and "True or False" in verdict.message
+    assert check_at_most_one(lambda lits, pool: [[np.int64(lit) for lit in clause] for clause in pairwise(lits, pool)])
+    not_cells = check_diagonals(lambda n: [[1, 2, 3]])
+    assert not not_cells and "(row, column) pair" in not_cells.message and "raised" not in not_cells.message
+
+
+# --------------------------------------------------------------------------- chapter 6: a dead end of two
+
+
+def test_check_dead_end_takes_two_queens_with_no_completion() -> None:
+    verdict = check_dead_end([(1, 1), (2, 3)])
+    assert verdict and "no solution" in verdict.message
+    assert check_dead_end([[1, 1], [2, 3]]) and check_dead_end(((2, 3), (1, 1)))
+
+
+@pytest.mark.parametrize(("queens", "fragment"), [
+    ([(1, 1), (2, 3), (3, 5)], "exactly two queens, and you gave 3"),  # no completion, but three queens
+    ([(1, 1)], "exactly two queens, and you gave 1"),
+    ([], "exactly two queens, and you gave 0"),
+    ([(1, 1), (2, 2)], "attack each other (same diagonal)"),
+    ([(1, 1), (1, 5)], "attack each other (same row)"),
+    ([(1, 1), (2, 5)], "has 1 solution: these two can be completed"),
+    ([(1, 2), (2, 4)], "can be completed"),
+    ([(1, 1), (9, 5)], "off the board"),
+    ([(1, 1), (1, 1)], "both queens are on 1,1"),
+    ("1,1 2,3", "a list of (row, column) pairs, not '1,1 2,3' (type str)"),
+    (None, "not None (type NoneType)"),
+])
+def test_check_dead_end_says_what_is_wrong(queens, fragment) -> None:
+    verdict = check_dead_end(queens)
+    assert not verdict and fragment in verdict.message, verdict.message
+
+
+def test_check_dead_end_agrees_with_backtracking_on_every_pair_of_a_small_board() -> None:
+    """Every pair of cells of the 6 x 6 board: the verdict is right exactly for the non-attacking pairs
+    without a completion, counted independently by brute force."""
+    from itertools import combinations
+
+    from .conftest import brute_force
+
+    cells = [(r, c) for r in range(1, 7) for c in range(1, 7)]
+    boards = brute_force(6)
+    right = 0
+    for a, b in combinations(cells, 2):
+        attacking = a[0] == b[0] or a[1] == b[1] or abs(a[0] - b[0]) == abs(a[1] - b[1])
+        dead = not attacking and not any(a in board and b in board for board in boards)
+        assert bool(check_dead_end([a, b], n=6)) == dead, (a, b)
+        right += dead
+    assert right > 0
+    with pytest.raises(InputError):
+        check_dead_end([(1, 1), (2, 3)], n=99)

@@ -298,7 +298,7 @@ def test_unknown_answer_without_a_limit_is_reported(tmp_path, capsys):
     script.chmod(0o755)
     code, out, err = run(capsys, "solve", "8", "--solver", str(script), "--json")
     data = json.loads(out)
-    assert code == 1 and data["status"] == "error" and "s UNKNOWN" in data["message"] and err == ""
+    assert code == 3 and data["status"] == "unknown" and "s UNKNOWN" in data["message"] and err == ""
 
 
 # ----------------------------------------------------------------------------------------- full disks

@@ -21,11 +21,11 @@ from nqueens_kit.bench import read_results, run_sweep
 from nqueens_kit.cli import main
 from nqueens_kit.errors import InputError, SolverError
 from nqueens_kit.methods import Choice
-from nqueens_kit.methods.sat.formula import count_formula
+from nqueens_kit.methods.sat.formula import ClauseCheck, count_formula
 from nqueens_kit.problem.board import verify
 from nqueens_kit.problem.reference import published_count
 from nqueens_kit.problem.results import KNOWN_BY, Answer
-from nqueens_kit.solvers import SAT_SOLVERS, SatOutcome
+from nqueens_kit.solvers import SAT_SOLVERS, Capabilities, SatOutcome, SatSolver
 from nqueens_kit.solvers.embedded import Pycosat
 
 from .conftest import brute_force, need
@@ -58,9 +58,47 @@ class _StopsEarly(Pycosat):
         return itertools.islice(models, 0 if next(self.calls) % 2 else None)
 
 
+class _BreaksAClause(SatSolver):
+    """A DIMACS-style solver (a fresh solve per call, no incremental state) that leaves out one clause of the
+    formula it is handed, the one at ``index`` (a file's clauses come first), and keeps every other clause,
+    the kit's blocking clauses and sub-problem units included: its models may break that one clause."""
+
+    kind = "binary"
+    capabilities = Capabilities(in_process=True)
+
+    def __init__(self, name, index):
+        self.name, self.index = name, index
+
+    def available(self):
+        return True
+
+    def install_hint(self):
+        return "a test's own solver"
+
+    def solve(self, clauses, num_vars, deadline=None, assumptions=()):
+        import pycosat
+
+        kept = [list(c) for i, c in enumerate(clauses) if i != self.index] + [[lit] for lit in assumptions]
+        model = pycosat.solve(kept, vars=num_vars)
+        return SatOutcome(Answer.UNSAT) if model == "UNSAT" else SatOutcome(Answer.SAT, model)
+
+
+class _GivesUpLater(_BreaksAClause):
+    """Answers honestly twice, then stops without an answer (as a solver at its own limit does)."""
+
+    def __init__(self, name):
+        super().__init__(name, -1)
+        self.calls = itertools.count()
+
+    def solve(self, clauses, num_vars, deadline=None, assumptions=()):
+        if next(self.calls) >= 2:
+            return SatOutcome(Answer.UNKNOWN)
+        return super().solve(clauses, num_vars, deadline, assumptions)
+
+
 @pytest.fixture
 def liars(monkeypatch):
-    for liar in (_SaysNo(), _StopsEarly()):
+    for liar in (_SaysNo(), _StopsEarly(), _BreaksAClause("breaks-clause-2", 1), _GivesUpLater("gives-up-later")):
         monkeypatch.setitem(SAT_SOLVERS, liar.name, liar)
 
 
@@ -139,7 +177,7 @@ def _brute_board_count(clauses, num_vars, n):
     return len(boards)
 
 
-SOLVERS = ["pycosat", "pysat-cadical", "pysat-minisat", "minisat"]
+SOLVERS = ["pycosat", "pysat-cadical", "pysat-minisat", "pysat-kissat", "minisat"]
 
 
 #: (solver, formulas): a DIMACS executable starts a process per model, so it gets fewer; the deep profile
@@ -162,6 +200,173 @@ def test_the_formula_counter_agrees_with_brute_force(solver, cases):
         result, invalid = count_formula(clauses, num_vars, n, solver)
         assert result.count == _brute_board_count(clauses, num_vars, n), (clauses, num_vars, n)
         assert 0 <= invalid <= result.count
+
+
+def _file_count(path, n):
+    """The board count of a small DIMACS file by trying every assignment (independent of every solver)."""
+    lines = [line.split() for line in path.read_text().splitlines() if line and line[0] not in "cp"]
+    literals = [int(tok) for line in lines for tok in line]
+    clauses, current = [], []
+    for lit in literals:
+        if lit:
+            current.append(lit)
+        else:
+            clauses.append(current)
+            current = []
+    header = next(line for line in path.read_text().splitlines() if line.startswith("p cnf"))
+    return _brute_board_count(clauses, int(header.split()[2]), n)
+
+
+def test_a_model_that_breaks_a_clause_of_the_file_stops_the_count(liars, tmp_path, capsys, monkeypatch):
+    """A solver that respects the kit's blocking clauses but not one clause of the file would make 9 boards
+    more (and 8 boards of 5-queens with a corner closed 10): every model is checked against the file's own
+    clauses, and the first that breaks one stops the count (exit 1, one line naming the clause)."""
+    path = tmp_path / "two.cnf"
+    path.write_text("p cnf 4 2\n1 2 0\n-3 4 0\n")
+    assert _file_count(path, 2) == 9
+    assert main(["count", "--from-cnf", str(path), "--n", "2", "--solver", "breaks-clause-2", "--json"]) == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out)["exit"] == 1 and len(err.strip().splitlines()) == 1, err
+    assert "breaks-clause-2" in err and "clause 2 of" in err and "(-3 4 0)" in err and "cannot be trusted" in err
+    # the 5-queens file with a unit clause -1 added (its last clause): 8 boards, the liar would say 10
+    five = tmp_path / "five.cnf"
+    assert main(["cnf", "5", "-o", str(five), "--no-comments"]) == 0
+    head, *rest = five.read_text().splitlines()
+    _p, _cnf, variables, clauses = head.split()
+    five.write_text("\n".join([f"p cnf {variables} {int(clauses) + 1}", *rest, "-1 0", ""]))
+    liar = _BreaksAClause("breaks-the-unit", int(clauses))
+    monkeypatch.setitem(SAT_SOLVERS, liar.name, liar)
+    capsys.readouterr()
+    assert main(["count", "--from-cnf", str(five), "--n", "5"]) == 0  # the honest count
+    assert "5-queens: 8 solutions" in capsys.readouterr().out
+    assert main(["count", "--from-cnf", str(five), "--n", "5", "--solver", liar.name]) == 1
+    err = capsys.readouterr().err
+    assert f"clause {int(clauses) + 1} of" in err and "(-1 0)" in err and "cannot be trusted" in err, err
+    # in process and under a time limit (a child process) alike
+    for limit in (None, 60):
+        with pytest.raises(SolverError, match=r"breaks clause 2 of the formula \(-3 4 0\)"):
+            count_formula([[1, 2], [-3, 4]], 4, 2, "breaks-clause-2", time_limit=limit)
+
+
+def test_a_clause_the_kit_added_is_checked_too(tmp_path, capsys, monkeypatch):
+    """With --break-symmetry the lex-leader clauses come after the file's: a model that breaks one is named as
+    such."""
+    six = tmp_path / "six.cnf"
+    assert main(["cnf", "6", "-o", str(six)]) == 0
+    clauses = int(next(line for line in six.read_text().splitlines() if line.startswith("p cnf")).split()[3])
+    liar = _BreaksAClause("breaks-symmetry", clauses + 1)  # the second clause the kit adds
+    monkeypatch.setitem(SAT_SOLVERS, liar.name, liar)
+    capsys.readouterr()
+    code = main(["count", "--from-cnf", str(six), "--break-symmetry", "--solver", liar.name])
+    err = capsys.readouterr().err
+    assert code == 1 and "symmetry-breaking clause 2 that --break-symmetry added" in err, err
+
+
+def test_every_count_of_a_file_says_how_it_is_known(liars, tmp_path, capsys):
+    path = tmp_path / "two.cnf"
+    path.write_text("p cnf 4 2\n1 2 0\n-3 4 0\n")
+    assert main(["count", "--from-cnf", str(path), "--n", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["count"] == 9 and "every model checked against the file's clauses" in data["known_by"]
+    assert "solver's UNSAT answer" in data["known_by"]
+    assert main(["count", "--from-cnf", str(path), "--n", "2"]) == 0
+    assert "known by: every model checked" in capsys.readouterr().out
+    # a solver that always says UNSAT: a count of 0 that rests on its word alone
+    assert main(["count", "--from-cnf", str(path), "--n", "2", "--solver", "says-no", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["count"] == 0 and data["known_by"].startswith("the solver alone")
+    assert main(["count", "--from-cnf", str(path), "--n", "2", "--solver", "says-no"]) == 0
+    assert "known by: the solver alone" in capsys.readouterr().out
+    result, _invalid = count_formula([[1, 2], [-3, 4]], 4, 2)
+    assert result.count == 9 and "the formula's clauses" in result.known_by
+    # a solver that stops without an answer after two models: not the end of the models, so no count
+    assert main(["count", "--from-cnf", str(path), "--n", "2", "--solver", "gives-up-later"]) == 1
+    assert "after 2 models" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("use_numpy", [True, False], ids=["numpy", "no numpy"])
+def test_the_clause_check_finds_the_first_broken_clause(use_numpy):
+    """Against a plain reading of every clause, on random formulas (empty clauses included) and models
+    (variables left out included); the check without numpy is what runs where numpy is absent."""
+    rng = random.Random("clause-check")
+    for _case in range(300):
+        num_vars = rng.randint(1, 8)
+        clauses = [[rng.choice((1, -1)) * rng.randint(1, num_vars) for _ in range(rng.randint(0, 4))]
+                   for _ in range(rng.randint(0, 8))]
+        model = [v if rng.random() < 0.5 else -v for v in range(1, num_vars + 1) if rng.random() < 0.9]
+        true = set(model)
+        expected = next((i for i, clause in enumerate(clauses, 1) if not true.intersection(clause)), None)
+        check = ClauseCheck(clauses, num_vars, use_numpy=use_numpy)
+        assert check.broken(model) == expected, (clauses, model)
+        if expected is not None:
+            assert check.clause(expected) == clauses[expected - 1]
+
+
+def test_each_python_sat_entry_says_whether_it_is_incremental_as_python_sat_does():
+    """python-sat documents its Kissat as non-incremental (a clause added after a solve aborts the process);
+    every entry that claims to be incremental enumerates the models of a formula in one solver, each blocking
+    clause added after a solve, and finds exactly the formula's models."""
+    need(SAT_SOLVERS["pysat-cadical"].available(), "python-sat")
+    from pysat.solvers import Solver
+
+    clauses = [[1, 2, 3], [-1, -2], [2, -4]]
+    truth = sum(all(any(bits[abs(lit) - 1] == (lit > 0) for lit in c) for c in clauses)
+                for bits in itertools.product((False, True), repeat=4))
+    for name, entry in SAT_SOLVERS.items():
+        if entry.kind != "pysat":
+            continue
+        library = Solver(name=entry.backend)
+        try:
+            documented = "non-incremental" not in (type(library.solver).__doc__ or "")
+        finally:
+            library.delete()
+        assert entry.capabilities.incremental == documented, name
+        models = list(entry.models(clauses, 4, lambda m: [-lit for lit in m]))
+        assert len(models) == len({tuple(m) for m in models}) == truth, name
+
+
+KISSAT_FILES = ["p cnf 4 1\n-2 -4 0\n", "p cnf 4 2\n1 2 0\n-3 4 0\n", "p cnf 6 3\n1 5 0\n-5 6 -2 0\n-6 3 0\n",
+                "p cnf 9 2\n1 2 3 0\n-4 -5 0\n", "p cnf 4 2\n1 0\n-1 0\n"]
+
+
+@pytest.mark.parametrize("text", KISSAT_FILES, ids=range(len(KISSAT_FILES)))
+def test_kissat_counts_small_files_without_aborting(tmp_path, capsys, text):
+    """python-sat's Kissat takes no clause after a solve (adding one aborts the process): the counter gives it
+    a fresh solver per model.  Every count against trying every assignment."""
+    need(SAT_SOLVERS["pysat-kissat"].available(), "python-sat")
+    assert not SAT_SOLVERS["pysat-kissat"].capabilities.incremental
+    path = tmp_path / "f.cnf"
+    path.write_text(text)
+    n = 3 if text.startswith("p cnf 9") else 2
+    assert main(["count", "--from-cnf", str(path), "--n", str(n), "--solver", "pysat-kissat", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["count"] == _file_count(path, n)
+
+
+@pytest.mark.parametrize("encoding", ["pairwise", "sequential"])
+def test_kissat_counts_n_queens_files_as_published(tmp_path, capsys, encoding):
+    need(SAT_SOLVERS["pysat-kissat"].available(), "python-sat")
+    for n in range(1, 9):
+        path = tmp_path / f"{n}.cnf"
+        assert main(["cnf", str(n), "--encoding", encoding, "-o", str(path)]) == 0
+        capsys.readouterr()
+        assert main(["count", "--from-cnf", str(path), "--solver", "pysat-kissat", "--json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert (data["count"], data["invalid_boards"]) == (published_count(n), 0), n
+
+
+def test_kissat_counts_and_explains_by_solving_afresh():
+    """``count N`` (border cubes, row cubes) and the minimal impossible subset, each a fresh Kissat per solve;
+    assumptions, which python-sat's Kissat would ignore, are handed to it as unit clauses."""
+    need(SAT_SOLVERS["pysat-kissat"].available(), "python-sat")
+    kissat = SAT_SOLVERS["pysat-kissat"]
+    assert count(6, "sat", solver="pysat-kissat").count == published_count(6)
+    assert count(Problem(7, [(1, 1)]), "sat", solver="pysat-kissat").count == len(brute_force(7, [(1, 1)]))
+    assert count(Problem(8, break_symmetry=True), "sat", solver="pysat-kissat").count == published_count(8, fundamental=True)
+    stuck = solve(Problem(6, [(1, 1), (2, 3), (3, 5)]), "sat", solver="pysat-kissat")
+    assert stuck.status == "infeasible" and stuck.core is not None and len(stuck.core) < 3
+    assert solve(Problem(6, list(stuck.core)), "sat", solver="pysat-kissat").status == "infeasible"
+    assert kissat.solve([[1, 2]], 2, assumptions=[-1, -2]).status == Answer.UNSAT
+    assert kissat.solve([[1, 2]], 2, assumptions=[-1]).model[:2] == [-1, 2]
 
 
 @pytest.mark.parametrize(("text", "n", "truth"), [

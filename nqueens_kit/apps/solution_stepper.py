@@ -17,8 +17,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from ..errors import InputError
 from ..methods import Method, first_boards, get_method, methods_with
-from ..problem.board import Board, Cell, Problem
+from ..problem.board import Board, Cell, Problem, parse_cell, shown, whole_number
 from .common import APP_TIME_LIMIT, Job, Messages, clamp_size, dropdown, guarded, run_text
 from .svg import board_svg
 
@@ -40,15 +41,17 @@ class SolutionStepper(Messages, widgets.VBox):
     def __init__(self, n: Any = 8, queen: Cell | None = (1, 1), method: str | None = None) -> None:
         self.message = widgets.HTML("")
         size, problem_text = clamp_size(n, 1, STEPPER_MAX_N)
+        # a size that was refused (shown with a message) leaves a queen meant for it put onto the board shown
+        placed = None if queen is None else stepper_queen(queen, size, onto_board=bool(problem_text))
         wide = {"description_width": "70px"}
         self.n = widgets.IntSlider(value=size, min=1, max=STEPPER_MAX_N, description="n", continuous_update=False,
                                    style=wide, layout=widgets.Layout(width="360px"))
-        self.placed = widgets.Checkbox(value=queen is not None, description="pre-place a queen", indent=False,
+        self.placed = widgets.Checkbox(value=placed is not None, description="pre-place a queen", indent=False,
                                        layout=widgets.Layout(width="180px"))
-        row, col = queen if queen is not None else (1, 1)
-        self.row = widgets.IntSlider(value=min(max(1, row), size), min=1, max=size, description="its row",
+        row, col = placed if placed is not None else (1, 1)
+        self.row = widgets.IntSlider(value=row, min=1, max=size, description="its row",
                                      continuous_update=False, style=wide, layout=widgets.Layout(width="360px"))
-        self.col = widgets.IntSlider(value=min(max(1, col), size), min=1, max=size, description="its column",
+        self.col = widgets.IntSlider(value=col, min=1, max=size, description="its column",
                                      continuous_update=False, style=wide, layout=widgets.Layout(width="360px"))
         methods = stepping_methods()
         self.method = dropdown("method", [(m.title, m.name) for m in methods], method, width="300px")
@@ -180,6 +183,37 @@ class SolutionStepper(Messages, widgets.VBox):
                   if problem.preplaced else "")
         self.stats.value = (f"<div class='nqk-stats' style='font-size:15px'>{html.escape(problem.describe())}"
                             f"{html.escape(placed)}</div>")
+
+
+def stepper_queen(queen: Any, n: int, onto_board: bool = False) -> Cell:
+    """The stepper's pre-placed queen: a (row, column) pair of whole numbers (ints, numpy integers; not text,
+    not bools), checked by the kit's cell parser to lie on the n x n board; else a one-line
+    :class:`~nqueens_kit.errors.InputError` naming the value and what is valid.  ``onto_board``: a row or
+    column beyond the board is moved onto it instead (the board's size was refused, and another is shown).
+
+    >>> stepper_queen((2, 3), 8)
+    (2, 3)
+    >>> stepper_queen("1,1", 8)
+    Traceback (most recent call last):
+    ...
+    nqueens_kit.errors.InputError: queen is a (row, column) pair of whole numbers from 1 to 8, or None for \
+no queen; not '1,1'
+    """
+    pair: Any = None
+    if not isinstance(queen, (str, bytes, bytearray, dict, set, frozenset)):
+        try:
+            pair = tuple(queen)
+        except TypeError:
+            pair = None
+    try:
+        if pair is None or len(pair) != 2 or any(isinstance(v, str) or whole_number(v) is None for v in pair):
+            raise InputError("not a pair of whole numbers")
+        if onto_board:
+            pair = tuple(min(max(1, whole_number(v) or 1), n) for v in pair)
+        return parse_cell(pair, n)
+    except InputError:
+        raise InputError(f"queen is a (row, column) pair of whole numbers from 1 to {n}, or None for no queen; "
+                         f"not {shown(queen)}") from None
 
 
 def solution_stepper(n: Any = 8, queen: Cell | None = (1, 1), method: str | None = None) -> SolutionStepper:

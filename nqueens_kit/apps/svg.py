@@ -8,9 +8,11 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
-from ..problem.board import Cell
+from ..errors import InputError
+from ..problem.board import Cell, parse_cell, parse_n, shown
 
 BOARD_PX = 360
 LIGHT, DARK = "#f0d9b5", "#b58863"
@@ -35,6 +37,16 @@ def _queen_shape(row: int, col: int, color: str, outline: str) -> str:
     )
 
 
+def _board_cells(n: int, cells: Any, what: str) -> list[Cell]:
+    """``cells`` read by the kit's cell parser, each on the n x n board; else one line naming ``what``."""
+    if isinstance(cells, (str, bytes, bytearray, Mapping)) or not isinstance(cells, Iterable):
+        raise InputError(f"{what} are a list of (row, column) pairs, not {shown(cells)}")
+    try:
+        return [parse_cell(cell, n) for cell in cells]
+    except InputError as exc:
+        raise InputError(f"{what}: {exc}") from None
+
+
 def board_svg(n: int, queens: Iterable[Cell] = (), preplaced: Iterable[Cell] = (),
               highlight: Iterable[Cell] = (), conflicts: Iterable[Cell] = (), size: int = BOARD_PX,
               caption: str | None = None, ringed: Iterable[Cell] = ()) -> str:
@@ -49,10 +61,12 @@ def board_svg(n: int, queens: Iterable[Cell] = (), preplaced: Iterable[Cell] = (
     >>> svg.count('nqk-cell nqk-highlight'), 'aria-label="3 × 3 board with 0 queens"' in svg
     (3, True)
     """
-    queens = sorted({(r, c) for r, c in queens} | {(r, c) for r, c in preplaced})
-    fixed = {(r, c) for r, c in preplaced}
-    marked = set(map(tuple, highlight))
-    bad = set(map(tuple, conflicts))
+    n = parse_n(n)
+    fixed = set(_board_cells(n, preplaced, "preplaced"))
+    queens = sorted(set(_board_cells(n, queens, "queens")) | fixed)
+    marked = set(_board_cells(n, highlight, "highlight"))
+    bad = set(_board_cells(n, conflicts, "conflicts"))
+    ringed = _board_cells(n, ringed, "ringed")
     margin = 0.7 if n <= 16 else 0.0
     label = caption or f"{n} × {n} board with {len(queens)} queen{'s' if len(queens) != 1 else ''}"
     parts = [

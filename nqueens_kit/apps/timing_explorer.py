@@ -175,7 +175,7 @@ class TimingExplorer(Messages, widgets.VBox):
     def _finish(self, answer: tuple[float, bool]) -> None:
         seconds, stopped = answer
         self._draw()
-        problems = [r for r in self.rows if r["status"] in ("error", "timeout", "memout")]
+        problems = [r for r in self.rows if r["status"] in ("error", "unknown", "timeout", "memout")]
         self.progress.bar_style = "success" if not problems and not stopped else "warning"
         summary = f"{'stopped after' if stopped else 'done:'} {len(self.rows)} runs in {seconds:.1f} s"
         if problems:

@@ -10,7 +10,7 @@ board is verified here, and no run gets a hint from a known solution.  Times gro
 (each verified, the total equal to the published count) within the limit, trying n = start, start + 1, ...
 
 :func:`frontier_table` prints a stored frontier (``benchmarks/bench_frontier.py -o FILE.json``) as the
-Markdown tables of the README; :func:`merge_frontier` keeps the rows of an earlier run for the
+Markdown tables of book/timing.md; :func:`merge_frontier` keeps the rows of an earlier run for the
 configurations a new run did not try.
 
 >>> from nqueens_kit.methods import Choice
@@ -254,7 +254,7 @@ def merge_frontier(new: Mapping[str, Any], old: Mapping[str, Any]) -> dict[str, 
     return merged
 
 
-#: The lines that enclose the generated frontier tables in a Markdown file (the README).
+#: The lines that enclose the generated frontier tables in a Markdown file (book/timing.md).
 TABLES_BEGIN = "<!-- frontier tables: begin"
 TABLES_END = "<!-- frontier tables: end -->"
 

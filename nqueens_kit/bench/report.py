@@ -26,6 +26,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..methods import Choice
+from ..runtime.files import file_kind, output_path, write_whole
 from .config import choice_from_row, config_order
 from .results import read_meta, read_results
 from .summary import censored_times, summarise
@@ -461,7 +462,8 @@ def write_report(csv_path: str | os.PathLike[str], out_dir: str | os.PathLike[st
     """Write ``README.md``, ``index.html`` and the three plots into ``out_dir``; returns the README's path.
 
     The folder is created if missing (its parent must exist); files of an earlier report there are
-    replaced, since they are derived from the CSV.
+    replaced, since they are derived from the CSV, by the kit's rule for files it writes
+    (:mod:`nqueens_kit.runtime.files`: through a symbolic link, never over a device, a FIFO or a folder).
     """
     from ..viz.charts import plot_build_solve, plot_cactus, plot_ecdf, plot_size, plot_time, save_figure
 
@@ -470,14 +472,27 @@ def write_report(csv_path: str | os.PathLike[str], out_dir: str | os.PathLike[st
         raise InputError(f"{printable(csv_path)} holds no results yet; run nqueens-kit bench first")
     title = None if title is None else printable(title)
     folder = Path(out_dir)
-    if folder.exists() and not folder.is_dir():
-        raise InputError(f"{folder} is a file; give a folder for the report")
+    try:
+        kind = file_kind(os.stat(folder).st_mode)
+    except FileNotFoundError:
+        kind = None
+    except OSError as exc:
+        raise InputError(f"cannot write the report in {printable(folder)}: {exc.strerror or exc}") from None
+    if kind == "a regular file":
+        raise InputError(f"{printable(folder)} is a file; give a folder for the report")
+    if kind not in (None, "a folder"):
+        raise InputError(f"{printable(folder)} is {kind}; give a folder for the report")
+    if kind is None and os.path.islink(folder):
+        raise InputError(f"{printable(folder)} is a symbolic link to {printable(os.readlink(folder))}, which does "
+                         "not exist; give a folder for the report")
     if not folder.parent.is_dir():
         raise InputError(f"cannot create {folder}: the folder {folder.parent} does not exist")
     try:
         folder.mkdir(exist_ok=True)
     except OSError as exc:
         raise InputError(f"cannot create {folder}: {exc.strerror or exc}") from None
+    for name in [image for image, _alt, _caption in PLOTS] + ["README.md", "index.html"]:
+        output_path(folder / name, "the report")  # before anything is drawn: no device, FIFO or folder there
     images = []
     drawings: tuple[Callable[[Sequence[Mapping[str, Any]]], Any], ...] = (plot_time, plot_size, plot_build_solve,
                                                                           plot_cactus, plot_ecdf)
@@ -486,9 +501,6 @@ def write_report(csv_path: str | os.PathLike[str], out_dir: str | os.PathLike[st
         images.append(name)
     blocks = report_blocks(rows, read_meta(csv_path), printable(Path(csv_path).name), title, images)
     page = folder / "README.md"
-    try:
-        page.write_text(printable(to_markdown(blocks)), encoding="utf-8")
-        (folder / "index.html").write_text(printable(to_html(blocks, title or blocks[0][1])), encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot write the report in {folder}: {exc.strerror or exc}") from None
+    write_whole(page, printable(to_markdown(blocks)), what="the report")
+    write_whole(folder / "index.html", printable(to_html(blocks, title or blocks[0][1])), what="the report")
     return page

@@ -4,8 +4,9 @@
   cells as None); :func:`meta_path`, :func:`read_meta`, :func:`write_meta` for the sidecar JSON.
 - :class:`ResultsFile`: the CSV being written.  It takes a lock for the whole sweep (a second bench on the
   same file is refused with one line), writes through symbolic links and refuses anything that is not a
-  regular file (a device, a folder), writes each row in one piece and syncs it, and on a failed write
-  (a full disk) cuts the file back to the last complete row and stops with one line.
+  regular file (a device, a FIFO, a folder: the kit's one rule, :mod:`nqueens_kit.runtime.files`), writes
+  each row in one piece and syncs it, and on a failed write (a full disk) cuts the file back to the last
+  complete row and stops with one line.
 
 >>> typed({"n": "8", "method": "sat", "repeat": "1", "status": "solved", "total_seconds": "0.5",
 ...        "verified": "true"})["verified"]
@@ -19,7 +20,7 @@ import io
 import json
 import math
 import os
-import tempfile
+import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import IO, Any
@@ -27,6 +28,7 @@ from typing import IO, Any
 from ..errors import InputError
 from ..problem.board import MAX_N
 from ..problem.results import Status
+from ..runtime.files import file_to_read, final_target, output_path, write_whole
 
 COLUMNS = (
     "n", "method", "encoding", "formulation", "solver", "repeat", "status",
@@ -54,23 +56,23 @@ def meta_path(csv_path: str | os.PathLike[str]) -> Path:
 
 
 def read_meta(csv_path: str | os.PathLike[str]) -> dict[str, Any] | None:
-    """The sidecar of a results CSV, or None if there is none, it is unreadable, or it is not an object."""
+    """The sidecar of a results CSV, or None if there is none, it is unreadable, not a regular file (a FIFO
+    would keep the reader waiting), or not an object."""
+    path = meta_path(csv_path)
     try:
-        data = json.loads(meta_path(csv_path).read_text(encoding="utf-8"))
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
 
 
 def write_meta(csv_path: str | os.PathLike[str], data: Mapping[str, Any]) -> None:
-    """Replace the sidecar in one step (a crash leaves the old one or the new one)."""
-    path = meta_path(csv_path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        tmp.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    """Replace the sidecar in one step (a crash leaves the old one or the new one), by the rule of
+    :func:`~nqueens_kit.runtime.files.written_whole`."""
+    write_whole(meta_path(csv_path), json.dumps(data, indent=2, default=str) + "\n",
+                what="the results' sidecar (FILE.csv.meta.json)")
 
 
 def csv_value(value: Any) -> Any:
@@ -105,16 +107,9 @@ def extra_columns(path: str | os.PathLike[str]) -> tuple[str, ...]:
 
 
 def target(path: str | os.PathLike[str]) -> Path:
-    """The file a results path really names: symbolic links followed; folders and devices refused."""
-    path = Path(path)
-    real = Path(os.path.realpath(path))
-    if real.is_dir():
-        raise InputError(f"{path} is a folder; give a file name for the results, e.g. {path / 'results.csv'}")
-    if real.exists() and not real.is_file():
-        raise InputError(f"{path} is not a regular file (a device or a pipe?); give a file name for the results")
-    if not real.parent.is_dir():
-        raise InputError(f"cannot write {path}: the folder {real.parent} does not exist")
-    return real
+    """The file a results path really names: symbolic links followed; a folder, a device, a FIFO, a socket or
+    a link to nothing refused (:func:`~nqueens_kit.runtime.files.output_path`)."""
+    return final_target(output_path(path, "the results (e.g. results.csv)"))
 
 
 class ResultsFile:
@@ -138,25 +133,12 @@ class ResultsFile:
             raise InputError(f"cannot write {self.shown}: {exc.strerror or exc}") from None
 
     def _start(self, kept: Iterable[Mapping[str, Any]]) -> None:
-        """Write the header and the kept rows to a new file that replaces the old one in one step."""
+        """Write the header and the kept rows to a new file that replaces the old one in one step (no stray
+        half-written file beside the results on failure)."""
         columns = self.columns
         text = row_text(dict(zip(columns, columns, strict=True)), columns) + "".join(
             row_text(row, columns) for row in kept)
-        tmp: str | None = None
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a results file gets the usual mode
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-                out.write(text)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(tmp, self.path)
-        except OSError as exc:
-            if tmp is not None:
-                Path(tmp).unlink(missing_ok=True)  # no stray half-written file beside the results
-            raise InputError(f"cannot write {self.shown}: {exc.strerror or exc}; choose another output file") from None
+        write_whole(self.path, text.encode("utf-8"), what="the results")
 
     def write(self, row: Mapping[str, Any]) -> None:
         """Append one row in one piece (no buffering: every byte goes straight to the file), synced; on
@@ -236,13 +218,9 @@ def read_results(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     A last line cut short (the machine died mid-write) is ignored; any other malformed line is an
     :class:`InputError` naming it.
     """
-    source = Path(path)
+    source = file_to_read(path, "a results CSV written by nqueens-kit bench", missing="no such results file")
     try:
         text = source.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"no such results file: {source}") from None
-    except IsADirectoryError:
-        raise InputError(f"{source} is a folder, not a results CSV") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}") from None
     lines = text.splitlines(keepends=True)

@@ -2,7 +2,10 @@
 
 :func:`summarise` groups rows by (configuration, instance family, n) and gives counts by status, medians,
 minimum and maximum of each time, and PAR-2 (the mean time with every unsolved run counted as twice the
-time limit, the SAT competition's score).  A timed-out run is longer than every finished one, so a median
+time limit, the SAT competition's score).  Unsolved: a run that hit the time or memory limit, or whose
+solver said it does not know (``unknown``: it gave up before the limit, and is charged as if it had
+reached it).  An ``error`` row (a solver that failed, or a wrong answer caught) is no time at all and
+counts in ``errors`` only.  A timed-out run is longer than every finished one, so a median
 is None once half or more of the runs timed out.
 
 >>> rows = [{"n": 8, "method": "sat", "encoding": "pairwise", "solver": "pycosat", "repeat": r,
@@ -25,7 +28,7 @@ from ..problem.results import Status
 from .config import choice_from_row, config_order
 
 FINISHED = (Status.SOLVED, Status.INFEASIBLE)
-UNSOLVED = (Status.TIMEOUT, Status.MEMOUT)
+UNSOLVED = (Status.TIMEOUT, Status.MEMOUT, Status.UNKNOWN)
 
 
 def par2(times: Iterable[float], unsolved: int, time_limit: float | None) -> float | None:
@@ -52,7 +55,8 @@ def censored_median(values: Sequence[float], unfinished: int) -> float | None:
 
 def censored_times(group: Sequence[Mapping[str, Any]], metric: str = "total") -> dict[str, Any]:
     """The statistics of one group of runs with timeouts as censored data: ``times`` (the finished runs'
-    ``metric`` seconds, sorted), ``unsolved`` (runs that hit the time or memory limit), ``limit`` (the time
+    ``metric`` seconds, sorted), ``unsolved`` (runs that hit the time or memory limit, or whose solver said
+    it does not know), ``limit`` (the time
     limit), ``median``, ``q1`` and ``q3`` (an unsolved run counts as longer than every finished one, so each
     is None once too many runs hit the limit) and ``par2`` (of the total time).  One definition for the
     summary, the report and the phase study."""
@@ -95,6 +99,7 @@ def summarise(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
             "infeasible": sum(r["status"] == Status.INFEASIBLE for r in group),
             "timeouts": sum(r["status"] == Status.TIMEOUT for r in group),
             "memouts": sum(r["status"] == Status.MEMOUT for r in group),
+            "unknowns": sum(r["status"] == Status.UNKNOWN for r in group),
             "errors": sum(r["status"] == Status.ERROR for r in group),
             "skipped": sum(r["status"] == Status.SKIPPED for r in group),
             "unverified": sum(r["status"] == Status.SOLVED and not r.get("verified") for r in group),

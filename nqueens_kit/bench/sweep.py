@@ -27,7 +27,7 @@ from typing import Any
 from ..errors import InputError
 from ..methods import Choice, get_method
 from ..methods.base import FEATURE_TEXT
-from ..problem.board import Cell, Problem, verify
+from ..problem.board import Cell, Problem, verify, violations
 from ..problem.results import Status
 from ..runtime.limits import check_time_limit, over_limit
 from . import worker
@@ -104,14 +104,24 @@ def row_key(row: Mapping[str, Any]) -> tuple[Any, ...]:
 
 def make_row(run: Run, record: Mapping[str, Any], place_random: int, seed: int,
              time_limit: float | None, family: str = "completion", density: float | None = None) -> dict[str, Any]:
-    """The CSV row of a run from the worker's record; the board is verified here, independently."""
+    """The CSV row of a run from the worker's record; the board is verified here, independently.
+
+    One reading of every outcome (the book's "Outcomes and exit statuses"): an answer, or a solver's "unknown",
+    that came after the limit is a timeout; a board that does not verify is a lie caught, an ``error`` row
+    (its message says so), as is every other wrong answer the worker caught."""
     queens = [(int(q[0]), int(q[1])) for q in record.get("queens") or ()]
     status = Status.parse(record.get("status", "error"))
     took = record.get("total_seconds")
-    late = status.finished and isinstance(took, (int, float)) and over_limit(took, time_limit)
+    late = ((status.finished or status == Status.UNKNOWN) and isinstance(took, (int, float))
+            and over_limit(took, time_limit))
     if late:  # an answer after the limit (in the grace before the kill) is a timeout, as the worker says
         status, queens = Status.TIMEOUT, []
     verified = verify(run.n, queens, run.preplaced, run.blocked) if status == Status.SOLVED else None
+    wrong = ""
+    if verified is False:
+        found = violations(run.n, queens, run.preplaced, run.blocked)
+        wrong = "the board does NOT verify" + (f" ({found[0]})" if found else "")
+        status, verified = Status.ERROR, None
     config = run.config
     row: dict[str, Any] = {
         "n": run.n, "method": config.method, "variant": config.variant, "encoding": config.encoding,
@@ -129,8 +139,8 @@ def make_row(run: Run, record: Mapping[str, Any], place_random: int, seed: int,
                    "peak_rss_mb", "solver_seconds", "cpu_seconds", "startup_seconds", "conflicts", "nodes"):
         value = record.get(column)
         row[column] = value if isinstance(value, (int, float)) and math.isfinite(value) else None
-    if status == Status.SOLVED and not verified:
-        row["message"] = (row["message"] + " " if row["message"] else "") + "the board does NOT verify"
+    if wrong:
+        row["message"] = wrong + (f"; {row['message']}" if row["message"] else "")
     return row
 
 

@@ -64,9 +64,10 @@ def _count(value: Any) -> int | None:
 
 def run_worker(spec: Mapping[str, Any], timeout: float | None, memory_limit: int | None = None,
                stop: Callable[[], bool] | None = None) -> dict[str, Any]:
-    """Run one spec in a fresh process; the record's status is ``timeout`` if it passes ``timeout`` seconds
-    (counted from the child's "ready"), ``memout`` past ``memory_limit`` bytes, ``error`` if it failed, and
-    ``skipped`` (message "stopped") when ``stop()`` turned True while it ran."""
+    """Run one spec in a fresh process; the record's status is the solve's (``unknown`` when the solver said it
+    does not know), ``timeout`` if it passes ``timeout`` seconds (counted from the child's "ready"), ``memout``
+    past ``memory_limit`` bytes, ``error`` if it failed or a wrong answer was caught, and ``skipped`` (message
+    "stopped") when ``stop()`` turned True while it ran."""
     run = isolate.run_in_child(run_job, (dict(spec), timeout), time_limit=timeout, fresh=True,
                                clock_from_ready=True, auto_ready=False, memory_limit=memory_limit,
                                watch_memory=True, stop=stop)

@@ -1,10 +1,11 @@
 """What every subcommand of ``nqueens-kit`` shares: exit statuses, one-line errors, JSON, the options that
 name a method and its variant, solver and settings (built from the method registry), and reporting a solve.
 
-Exit status: 0 solved (or counted, or written), 1 infeasible, an invalid board or a solver that failed or
-gave a wrong answer, 2 bad input (one line on stderr saying what is wrong and what is valid), 3 time or
-memory limit reached, 70 a bug in the kit (the traceback, and a line saying so), 130 interrupted (143
-terminated, 129 hung up).
+Exit status (the book's page "Outcomes and exit statuses" has the table, which a test holds to this code):
+0 solved (or counted, or written), 1 infeasible, an invalid board or a solver that failed or gave a wrong
+answer, 2 bad input (one line on stderr saying what is wrong and what is valid), 3 no answer: the time or
+memory limit was reached, or the solver itself stopped without one (``s UNKNOWN``), 70 a bug in the kit (the
+traceback, and a line saying so), 130 interrupted (143 terminated, 129 hung up).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 
 PROG = "nqueens-kit"
 EXIT_OK, EXIT_NO, EXIT_INPUT, EXIT_TIMEOUT, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 70, 130
+#: The statuses of a run that ended without an answer: a limit of the kit's, or the solver's own "don't know".
+NO_ANSWER = ("timeout", "memout", "unknown")
 #: Boards larger than this are not drawn as text (use --json for the queens).
 DRAW_LIMIT = 64
 
@@ -205,6 +208,8 @@ def report_solve(result: SolveResult, as_json: bool, how: str | None = None) -> 
             size.append(f"{result.constraints:,} constraints")
         if result.status in (Status.TIMEOUT, Status.MEMOUT):
             size.append(f"stopped after {result.solve_seconds:.3f} s")
+        elif result.status == Status.UNKNOWN:
+            size.append(f"built in {result.build_seconds:.3f} s, gave up after {result.solve_seconds:.3f} s")
         else:
             size.append(f"built in {result.build_seconds:.3f} s, solved in {result.solve_seconds:.3f} s")
         print("; ".join(size))
@@ -225,10 +230,11 @@ def report_solve(result: SolveResult, as_json: bool, how: str | None = None) -> 
     return exit_code(result.status, result.verified)
 
 
-def exit_code(status: Status, verified: bool | None = None) -> int:
-    """0 solved and verified; 3 a time or memory limit; 1 anything else (infeasible, an invalid board, an error)."""
+def exit_code(status: Status | str, verified: bool | None = None) -> int:
+    """0 solved and verified; 3 no answer (a time or memory limit, or the solver's own "unknown"); 1 anything
+    else (infeasible, an invalid board, an error)."""
     from ..problem.results import Status
 
     if status == Status.SOLVED:
         return EXIT_OK if verified is not False else EXIT_NO
-    return EXIT_TIMEOUT if status in (Status.TIMEOUT, Status.MEMOUT) else EXIT_NO
+    return EXIT_TIMEOUT if status in NO_ANSWER else EXIT_NO

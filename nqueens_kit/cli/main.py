@@ -21,8 +21,9 @@ in :mod:`.common`.
 
 Exit status: 0 solved (or counted, or written), 1 infeasible, an invalid board or a solver that failed or
 gave a wrong answer, 2 bad input (one line on stderr saying what is wrong and what is valid; with
-``--json`` also an error object on stdout), 3 time or memory limit reached, 70 a bug in nqueens-kit (the
-traceback and a line saying so), 130 interrupted (143 terminated, 129 hung up).
+``--json`` also an error object on stdout), 3 no answer (the time or memory limit was reached, or the solver
+itself stopped without one: ``s UNKNOWN``), 70 a bug in nqueens-kit (the traceback and a line saying so), 130
+interrupted (143 terminated, 129 hung up).
 """
 
 from __future__ import annotations
@@ -64,8 +65,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     texts import cost a command that does not use them; any other ``command`` gets every subcommand listed
     without options, so ``--help`` and the error for a misspelt command name them all)."""
     parser = Parser(prog=PROG, description="N-queens as SAT, ILP, CP and search: solve, count, encode, measure.",
-                    epilog="Exit status: 0 solved, 1 infeasible or a solver failed, 2 bad input, 3 time limit "
-                           "reached, 70 a bug in nqueens-kit.")
+                    epilog="Exit status: 0 solved, 1 infeasible or a solver failed, 2 bad input, 3 no answer (a "
+                           "time or memory limit, or the solver's own unknown), 70 a bug in nqueens-kit.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     known = any(command in names for names in COMMAND_MODULES.values())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import InputError
 from .common import (
@@ -195,7 +195,7 @@ def _solve_with_proof(args: argparse.Namespace, chosen: Method, problem: Problem
 
 def report_count(result: CountResult, as_json: bool, how: str, extra: dict[str, Any] | None = None) -> int:
     from ..problem.board import Problem
-    from ..problem.results import Status
+    from ..problem.results import KNOWN_BY, Status
 
     code = EXIT_OK if result.status == Status.SOLVED else EXIT_TIMEOUT
     if as_json:
@@ -214,8 +214,10 @@ def report_count(result: CountResult, as_json: bool, how: str, extra: dict[str, 
     print(f"{line} [{how}, {result.seconds:.3f} s]")
     if result.note:
         print(result.note)
-    if result.known_by:
+    if result.known_by in KNOWN_BY:  # a count of n-queens, checked against the published count or backtracking
         print(f"the total is checked against: {result.known_by}")
+    elif result.known_by:  # a formula's count (count --from-cnf): how its models were checked
+        print(f"known by: {result.known_by}")
     return code
 
 
@@ -349,30 +351,31 @@ def cmd_decode(args: argparse.Namespace) -> int:
     - SAT with an incomplete model (not ended by 0: the output was cut off; or no model at all):
       status ``error``, a message saying that the model is incomplete, no board (exit 1);
     - UNSAT: ``infeasible`` (exit 1);
-    - ``s UNKNOWN`` or MiniSat's ``INDET``: the solver stopped without an answer, as solvers do at their
-      own time or memory limit, so status ``timeout`` (exit 3), with a message quoting the solver's
-      own words;
-    - contradictory output (two different answers, a literal and its negation, literals after the
-      model's ending 0), a status word other than those above, malformed lines or no answer at all:
-      bad input, one line on stderr naming the line (exit 2).
+    - ``s UNKNOWN`` or MiniSat's ``INDET``: the solver stopped without an answer (it gave up, or its own
+      limits stopped it), so status ``unknown`` (exit 3), with a message quoting the solver's own words;
+    - contradictory output (two different answers, a model with a "no", a literal and its negation,
+      literals after the model's ending 0): a lie caught, as ``solve`` reads it, one line on stderr
+      naming the line (exit 1);
+    - a status word other than those above, malformed lines or no answer at all: not a solver's answer,
+      bad input, one line on stderr naming the line (exit 2); as is a folder, a device or a pipe, refused
+      before anything is read (a pipe nobody writes to would keep the command waiting).
     """
-    from ..formats.solver_output import read_solver_output
+    from ..errors import SolverError
+    from ..formats.solver_output import Contradiction, read_solver_output
     from ..methods.sat.cnf import decode_model
     from ..problem.results import Answer, SolveResult, Status
 
     problem = problem_from(args.decode_n, args.place)
-    if args.output == "-":
-        source = "standard input"
-        answer = read_solver_output(getattr(sys.stdin, "buffer", sys.stdin), source)
-    else:
-        source = args.output
-        try:
-            with open(args.output, encoding="utf-8", errors="replace") as stream:
+    try:
+        if args.output == "-":
+            source = "standard input"
+            answer = read_solver_output(getattr(sys.stdin, "buffer", sys.stdin), source)
+        else:
+            source = args.output
+            with _regular_file(args.output) as stream:
                 answer = read_solver_output(stream, source)
-        except FileNotFoundError:
-            raise InputError(f"no such file: {args.output}") from None
-        except OSError as exc:
-            raise InputError(f"cannot read {args.output}: {exc.strerror or exc}") from None
+    except Contradiction as exc:
+        raise SolverError(f"the solver's answer contradicts itself: {exc}") from None
     said = Answer(answer.status)
     result = SolveResult.of(problem, "sat", said.status, solver=source,
                             extra={"complete": answer.complete})
@@ -388,10 +391,36 @@ def cmd_decode(args: argparse.Namespace) -> int:
     result.check()
     if result.status == Status.INFEASIBLE:
         result.message = "the solver reports the formula unsatisfiable"
-    elif result.status == Status.TIMEOUT:
-        result.message = (f"the solver stopped without an answer (it printed {answer.status_line!r}), "
-                          "usually because its own time or memory limit was reached")
+    elif result.status == Status.UNKNOWN:
+        result.message = (f"the solver stopped without an answer: it printed {answer.status_line!r} (it gave up, "
+                          "or its own limits stopped it)")
     return report_solve(result, args.json, f"SAT, {source}")
+
+
+def _regular_file(path: str) -> IO[str]:
+    """``path`` opened for reading text if it is a regular file, else one line naming what is there
+    (:func:`~nqueens_kit.runtime.files.file_to_read`: a folder, a device, a FIFO nobody writes to would keep
+    the command waiting).  It is opened without waiting for a writer and checked again once open, so what is
+    read is what was checked."""
+    import os
+    import stat
+
+    from ..runtime.files import file_kind, file_to_read
+
+    checked = file_to_read(path, "a solver's output (or - for standard input)")
+    try:
+        fd = os.open(checked, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):  # the path changed since it was checked
+            raise InputError(f"{path} is now {file_kind(mode)}, not a regular file; give a solver's output")
+        os.set_blocking(fd, True)
+        return open(fd, encoding="utf-8", errors="replace")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def cmd_lp(args: argparse.Namespace) -> int:
@@ -415,8 +444,14 @@ def cmd_notebooks(args: argparse.Namespace) -> int:
         raise InputError("notebooks needs a folder to copy them into, not an empty string")
     written = copy_notebooks(args.dest, force=args.force)
     chapters = sum(1 for path in written if path.suffix == ".ipynb")
-    print(f"copied {chapters} notebooks and {len(written) - chapters} other files to {args.dest}; open them with: "
-          f"jupyter lab {args.dest}", file=sys.stderr)
+    import importlib.util
+
+    copied = f"copied {chapters} notebooks and {len(written) - chapters} other files to {args.dest}"
+    if importlib.util.find_spec("jupyterlab") is None:  # a plain install: no JupyterLab, and not every solver
+        print(f"{copied}; to open them, install JupyterLab and the chapters' solvers: "
+              f'pip install "nqueens-kit[course]", then: jupyter lab {args.dest}', file=sys.stderr)
+    else:
+        print(f"{copied}; open them with: jupyter lab {args.dest}", file=sys.stderr)
     return EXIT_OK
 
 

@@ -185,7 +185,8 @@ def fetch_site_assets(target: Path, cache: Path) -> list[str]:
 
 
 def _chapter_title(nb: Any, fallback: str) -> tuple[str, str]:
-    """The chapter's ``# `` title and the first sentences of its opening paragraph (for the landing page)."""
+    """The chapter's ``# `` title and the first sentences of its opening paragraph, notes set apart as quotes
+    skipped (for the landing page)."""
     for cell in nb.cells:
         if cell.cell_type != "markdown":
             continue
@@ -198,6 +199,8 @@ def _chapter_title(nb: Any, fallback: str) -> tuple[str, str]:
                         if paragraph:
                             break
                         continue
+                    if rest.lstrip().startswith(">") and not paragraph:
+                        continue  # a note set apart (the browser edition's): the opening paragraph follows it
                     paragraph.append(rest.strip())
                 text = " ".join(paragraph)
                 sentences, blurb = re.split(r"(?<=[.!?])\s+", text), ""

@@ -13,6 +13,7 @@ Inside:
 - :func:`check_diagonals`: a student's list of the diagonal lines of a board (for the ILP constraints).
 - :func:`resolve`: one resolution step, for proving a formula unsatisfiable by hand.
 - :func:`check_count`: a student's count of solutions against backtracking.
+- :func:`check_dead_end`: two queens that do not attack each other but leave no completion (chapter 6).
 - :func:`check_par2`: a student's PAR-2 score (runs that hit the time limit count twice the limit).
 
 The checkers are independent of the encoder under test: an at-most-one formula is judged by solving it
@@ -20,7 +21,9 @@ with each assignment of the literals forced, which says directly which assignmen
 
 What the student's function does is the answer (an exception it raises is a "Not yet" verdict); what is
 handed to a checker itself (a function that is not a function, a size out of range) is a one-line
-:class:`~nqueens_kit.errors.InputError`, as everywhere in the kit.
+:class:`~nqueens_kit.errors.InputError`, as everywhere in the kit.  An answer is read for its value, not its
+type: a number may be an int, a float, a ``Fraction`` or a NumPy scalar or 0-d array, a truth value a bool
+or a NumPy bool; an answer of another type gets a "Not yet" that names the type it is and the one wanted.
 
 >>> from nqueens_kit.methods.sat.encodings import pairwise
 >>> check_at_most_one(pairwise)
@@ -34,9 +37,11 @@ Correct: these clauses allow exactly the assignments with at most one true liter
 
 from __future__ import annotations
 
+import decimal
 import inspect
 import math
 import numbers
+import operator
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -50,7 +55,7 @@ from ..methods.sat.cnf import build_cnf
 from ..methods.sat.encodings import Clause, VarPool, get_encoding
 from ..methods.search.backtrack import iter_backtrack
 from ..methods.search.construct import construct
-from ..problem.board import Cell, Problem, board_lines, canonical, parse_n, shown, verify
+from ..problem.board import Cell, Problem, board_lines, canonical, conflicts, parse_cell, parse_n, shown, verify
 from ..runtime.limits import check_time_limit
 
 #: The largest number of literals the cardinality checks try.
@@ -81,6 +86,60 @@ def _sizes(values: Any, what: str, high: int = CHECK_MAX_N) -> list[int]:
     if not sizes:
         raise InputError(f"{what} is a list of board sizes from 1 to {high}, not an empty list")
     return sizes
+
+
+def _real(value: Any) -> float | None:
+    """A real number as a float: an int, a float, a ``Fraction``, a ``Decimal``, a NumPy integer or float
+    (a scalar or a 0-d array); None for anything else, bools included.
+
+    >>> import numpy as np; from fractions import Fraction
+    >>> _real(np.float32(0.5)), _real(np.array(2)), _real(Fraction(1, 4)), _real(True), _real("8")
+    (0.5, 2.0, 0.25, None, None)
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (numbers.Real, decimal.Decimal)):
+        return float(value)
+    if getattr(value, "shape", None) == () and getattr(getattr(value, "dtype", None), "kind", None) in ("i", "u", "f"):
+        return float(value.item())
+    return None
+
+
+def _tolerance(value: Any) -> float:
+    """The relative tolerance a number is compared with: 1e-9, or a few units of its own precision when it is
+    a NumPy float of fewer bits (a float32 result of the right formula is right)."""
+    dtype = getattr(value, "dtype", None)
+    if getattr(dtype, "kind", None) != "f":
+        return 1e-9
+    import numpy as np
+
+    return max(1e-9, 8 * float(np.finfo(dtype).eps))
+
+
+def _whole(value: Any) -> int | None:
+    """A whole number as an int: an int or a NumPy integer (a scalar or a 0-d array); None for anything else
+    (bools, floats and text too)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, numbers.Integral):
+        return operator.index(value)
+    if getattr(value, "shape", None) == () and getattr(getattr(value, "dtype", None), "kind", None) in ("i", "u"):
+        return int(value.item())
+    return None
+
+
+def _truth(value: Any) -> bool | None:
+    """True or False from a bool or a NumPy bool (a scalar or a 0-d array); None for anything else."""
+    if isinstance(value, bool):
+        return value
+    if getattr(value, "shape", None) == () and getattr(getattr(value, "dtype", None), "kind", None) == "b":
+        return bool(value)
+    return None
+
+
+def _a(value: Any) -> str:
+    """A value as an answer of the wrong type is named: ``'8' (type str)``."""
+    return f"{shown(value)} (type {type(value).__name__})"
 
 
 def _flag(value: Any, what: str) -> bool:
@@ -146,11 +205,15 @@ def _check_cardinality(encode: Callable[..., Any], exact: bool, max_k: int) -> V
         except Exception as exc:  # a student's code: report whatever it raised
             return Verdict(False, f"Not yet: your function raised {type(exc).__name__}: {exc} (for literals {lits}).",
                            (tuple(lits), None))
+        read = [[_whole(lit) for lit in clause] for clause in clauses]  # a NumPy integer is a literal too
+        for clause, numbers_read in zip(clauses, read, strict=True):
+            for lit, number in zip(clause, numbers_read, strict=True):
+                if number is None or number == 0:
+                    return Verdict(False, f"Not yet: every literal must be a non-zero int, but a clause for "
+                                          f"literals {lits} holds {_a(lit)}.", (tuple(lits), None))
+        clauses = [[lit for lit in numbers_read if lit is not None] for numbers_read in read]
         for clause in clauses:
             for lit in clause:
-                if not isinstance(lit, int) or isinstance(lit, bool) or lit == 0:
-                    return Verdict(False, f"Not yet: every literal must be a non-zero int, but a clause for "
-                                          f"literals {lits} holds {lit!r}.", (tuple(lits), None))
                 if abs(lit) not in lits and abs(lit) <= max(lits):
                     return Verdict(False, f"Not yet: for literals {lits} a clause uses variable {abs(lit)}, which is "
                                           "neither one of them nor a fresh helper from pool.new().",
@@ -231,13 +294,53 @@ def check_count(answer: Any, problem: Problem | int, fundamental: bool = False) 
     boards = iter_backtrack(problem)
     truth = len({canonical(problem.n, b) for b in boards}) if fundamental else sum(1 for _ in boards)
     what = "fundamental solutions" if fundamental else "solutions"
-    if isinstance(answer, bool) or not isinstance(answer, numbers.Integral):
-        return Verdict(False, f"Not yet: give the number of {what} as a whole number, not {answer!r}.", answer)
-    answer = int(answer)  # a NumPy count is a count too
+    whole = _whole(answer)  # a NumPy count (a sum, a 0-d array) is a count too
+    if whole is None:
+        return Verdict(False, f"Not yet: give the number of {what} as a whole number (an int), not {_a(answer)}.",
+                       answer)
+    answer = whole
     if answer != truth:
         direction = "too many" if answer > truth else "too few"
         return Verdict(False, f"Not yet: {answer} {what} is {direction} for {problem.describe()}.", answer)
     return Verdict(True, f"Correct: {problem.describe()} has {truth} {what}.")
+
+
+def check_dead_end(queens: Any, n: Any = 8) -> Verdict:
+    """Check two queens that do not attack each other, yet leave the n x n board (8 x 8 by default) without a
+    completion: exactly two, on the board, not attacking, and no solution through both (listed by
+    backtracking, independent of the apps).
+
+    >>> check_dead_end([(1, 1), (2, 3)])
+    Correct: 8-queens with queens placed at 1,1 2,3 has no solution, though the two queens do not attack each other.
+    >>> check_dead_end([(1, 1), (2, 3), (3, 5)])
+    Not yet: the exercise asks for exactly two queens, and you gave 3: [(1, 1), (2, 3), (3, 5)].
+    """
+    n = parse_n(n, maximum=COUNT_MAX_N)
+    if isinstance(queens, (str, bytes, bytearray, dict)) or not isinstance(queens, Iterable):
+        return Verdict(False, f"Not yet: give the two queens as a list of (row, column) pairs, not {_a(queens)}.",
+                       queens)
+    listed = list(queens)
+    if len(listed) != 2:
+        return Verdict(False, f"Not yet: the exercise asks for exactly two queens, and you gave {len(listed)}: "
+                              f"{shown(listed)}.", listed)
+    try:
+        cells = [parse_cell(q, n) for q in listed]
+    except InputError as exc:
+        return Verdict(False, f"Not yet: {exc}.", listed)
+    if cells[0] == cells[1]:
+        return Verdict(False, f"Not yet: both queens are on {cells[0][0]},{cells[0][1]}; give two different cells.",
+                       listed)
+    clash = conflicts(cells)
+    if clash:
+        return Verdict(False, f"Not yet: these two attack each other ({clash[0][2]}); find two that do not, but "
+                              "still leave no completion.", listed)
+    problem = Problem(n, tuple(cells))
+    found = sum(1 for _ in iter_backtrack(problem))
+    if found:
+        return Verdict(False, f"Not yet: {problem.describe()} has {found} solution{'s' if found != 1 else ''}: "
+                              "these two can be completed.", listed)
+    return Verdict(True, f"Correct: {problem.describe()} has no solution, though the two queens do not attack "
+                         "each other.")
 
 
 def check_par2(score: Callable[[list[float | None], float], Any], time_limit: float = 10.0) -> Verdict:
@@ -266,7 +369,12 @@ def check_par2(score: Callable[[list[float | None], float], Any], time_limit: fl
         except Exception as exc:  # a student's bug is an answer, not a crash
             return Verdict(False, f"Not yet: score({times}, {time_limit:g}) raised {type(exc).__name__}: {exc}",
                            times)
-        if isinstance(got, bool) or not isinstance(got, (int, float)) or not math.isclose(got, truth, rel_tol=1e-9):
+        value = _real(got)  # np.float32, a 0-d array or a Fraction is a number too
+        if value is None:
+            return Verdict(False, f"Not yet: score({times}, {time_limit:g}) returned {_a(got)}; PAR-2 is a "
+                                  "number of seconds: return a real number (an int or a float).", times)
+        tolerance = _tolerance(got)
+        if not math.isclose(value, truth, rel_tol=tolerance):
             unsolved = times.count(None)
             guesses = {
                 "a run stopped by the limit counts twice the limit, not once (that would be PAR-1)":
@@ -278,8 +386,8 @@ def check_par2(score: Callable[[list[float | None], float], Any], time_limit: fl
                 "a run that took 0 s finished: test for None (t is None), not for a false value (not t)":
                     sum(t or 2 * time_limit for t in times) / len(times),
             }
-            hint = next((f" Hint: {why}." for why, value in guesses.items()
-                         if isinstance(got, (int, float)) and math.isclose(got, value, rel_tol=1e-9)), "")
+            hint = next((f" Hint: {why}." for why, guess in guesses.items()
+                         if math.isclose(value, guess, rel_tol=tolerance)), "")
             return Verdict(False, f"Not yet: for times {times} and a {time_limit:g} s limit, PAR-2 is {truth:g}; "
                                   f"your function gives {got!r}.{hint}", times)
     return Verdict(True, "Correct: every run counts, and a run stopped by the limit counts as twice the limit.")
@@ -338,7 +446,11 @@ def check_clause_count(formula: Callable[[int], int], encoding: str = "pairwise"
         except Exception as exc:  # a student's code
             return Verdict(False, f"Not yet: your formula raised {type(exc).__name__}: {exc} at n = {n}.",
                            (n, None, actual))
-        if claimed != actual:
+        value = _real(claimed)  # n * (n - 1) / 2 is a float, a NumPy expression a NumPy number: both count
+        if value is None:
+            return Verdict(False, f"Not yet: at n = {n} your formula returned {_a(claimed)}; a number of clauses "
+                                  "is a whole number (an int).", (n, claimed, actual))
+        if value != actual:
             hint = ""
             if n <= 3:
                 hint = (f" It is right for n = 4 and up: on a {n} x {n} board the lines are 1 to {n} cells long, "
@@ -408,8 +520,12 @@ def check_verify(student_verify: Callable[[int, Sequence[Cell]], Any]) -> Verdic
         except Exception as exc:  # a student's code
             return Verdict(False, f"Not yet: your function raised {type(exc).__name__}: {exc} on {description} "
                                   f"(n = {n}, queens {list(queens)}).", (description, n, queens))
-        if bool(answer) != expected:
-            verb = "accepts" if answer else "rejects"
+        truth = _truth(answer)
+        if truth is None:
+            return Verdict(False, f"Not yet: your function returned {_a(answer)} on {description} (n = {n}, queens "
+                                  f"{list(queens)}); a checker returns True or False.", (description, n, queens))
+        if truth != expected:
+            verb = "accepts" if truth else "rejects"
             return Verdict(False, f"Not yet: your function {verb} {description} (n = {n}, queens {list(queens)}); "
                                   f"the right answer is {expected}.", (description, n, queens))
     return Verdict(True, f"Correct: your checker gets all {len(verify_cases())} test boards right "
@@ -436,9 +552,14 @@ def check_diagonals(student_diagonals: Callable[[int], Iterable[Iterable[Cell]]]
     for n in _sizes(ns, "ns"):
         expected = {frozenset(line.cells) for line in board_lines(n) if line.kind in ("diag", "anti")}
         try:
-            answer = [frozenset(map(tuple, line)) for line in student_diagonals(n)]
+            lines = list(student_diagonals(n))
         except Exception as exc:  # a student's code
             return Verdict(False, f"Not yet: your function raised {type(exc).__name__}: {exc} at n = {n}.", (n, None))
+        try:
+            answer = [frozenset(parse_cell(cell) for cell in line) for line in lines]
+        except (InputError, TypeError):
+            return Verdict(False, f"Not yet: at n = {n} your function returned {shown(lines)}; each line is a list "
+                                  "of cells, each cell a (row, column) pair of whole numbers.", (n, None))
         got = set(answer)
         missing = sorted((sorted(line) for line in expected - got), key=len)
         extra = sorted((sorted(line) for line in got - expected), key=len)

@@ -34,7 +34,8 @@ from .bundle import notebook_files, notebooks_folder
 #: The Pyodide runtime from npm, matching ``jupyterlite-pyodide-kernel`` 0.8.6; (package, version, integrity).
 PYODIDE = ("pyodide", "314.0.6",
            "sha512-BKDTJyIqFxC4BExLqeRS3f5xvXZIjOt8C3zGLN/Cc7tFxSwvKVhVkchQQ2AGLOtR4YrVOIFxbV8poyDOOmWwxQ==")
-#: HiGHS compiled to WebAssembly (the browser's ILP solver, :mod:`nqueens_kit.solvers.highs_wasm`).
+#: HiGHS compiled to WebAssembly: the browser's ILP solver, the ``highs-wasm`` entry
+#: (:class:`nqueens_kit.solvers.browser.HighsWasm`).
 HIGHS = ("highs", "1.15.3",
          "sha512-5rzjBlAkqRxr7FOv+iZjxF8nNfKsEt8uOaP3S6gls6yRf4+Jv4BqBIE3iPFsgfOHutQBMNxRE9jWhxRAM7Oycw==")
 #: Where the packages of Pyodide's lock that the site does not ship come from (online only).

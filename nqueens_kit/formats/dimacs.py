@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 from ..errors import DimacsError, InputError
+from ..runtime.files import file_to_read
 from .text import (
     BLANKS,
     CLAUSE_HINT,
@@ -474,20 +475,9 @@ HEADER_BYTES = 1 << 16
 
 def regular_file(path: str | os.PathLike[str]) -> Path:
     """``path`` if it names a regular file, else a one-line error (missing, a folder, a device such as
-    /dev/zero, a pipe: nothing the kit can size before reading)."""
-    path = Path(path)
-    if str(path).strip() == "":
-        raise InputError("a DIMACS file is named by a path, not an empty string")
-    try:
-        if path.is_dir():
-            raise InputError(f"{one_line(str(path))} is a folder, not a DIMACS file")
-        if not path.exists():
-            raise InputError(f"no such file: {one_line(str(path))}")
-        if not path.is_file():
-            raise InputError(f"{one_line(str(path))} is not a regular file (a device or a pipe?); give a DIMACS file")
-    except OSError as exc:
-        raise InputError(f"cannot read {one_line(str(path))}: {exc.strerror or exc}") from None
-    return path
+    /dev/zero, a FIFO, a socket: nothing the kit can size before reading); the kit's one rule for files it
+    reads, :func:`~nqueens_kit.runtime.files.file_to_read`."""
+    return file_to_read(path, "a DIMACS file")
 
 
 def read_header(path: str | os.PathLike[str]) -> Dimacs:
@@ -517,7 +507,7 @@ def read_dimacs(path: str | os.PathLike[str]) -> Dimacs:
     """Read a DIMACS CNF file (one-line error if it is missing, unreadable or malformed)."""
     if not isinstance(path, (str, os.PathLike)) or not isinstance(os.fspath(path), str) or "\0" in os.fspath(path):
         raise InputError(f"a DIMACS file is named by a path such as queens.cnf, not {one_line(repr(path)[:40])}")
-    path = Path(path)
+    path = regular_file(path)  # a FIFO nobody writes to would keep the reader waiting
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except FileNotFoundError:

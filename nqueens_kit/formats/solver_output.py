@@ -26,9 +26,10 @@ comment):
 - long lines: blank lines, comments and model lines may be of any length (memory stays bounded: a model
   line is read in windows of :data:`LINE_PIECE` characters cut at blanks); any other line longer than
   :data:`LINE_PIECE` characters (not counting the blanks that begin it) is refused;
-- refused as contradictory or malformed: two different status lines, a model with an UNSAT or UNKNOWN
-  answer, a literal and its negation, anything after the model's ending ``0`` (a literal ``0`` ends the
-  model, so ``v 1 0 2 0`` is refused), a status word other than those above (``s FOO``), a line of the
+- refused as contradictory (a :class:`Contradiction`: the output is an answer, and a wrong one): two different
+  status lines, a model with an UNSAT or UNKNOWN answer, a literal and its negation, anything after the
+  model's ending ``0`` (a literal ``0`` ends the model, so ``v 1 0 2 0`` is refused);
+- refused as malformed (not a solver's answer): a status word other than those above (``s FOO``), a line of the
   other form, non-ASCII or control characters outside comments, a literal beyond the formula's variables
   (when the caller gives them) or beyond :data:`MAX_VARIABLES`, output with no status at all;
 - reported as incomplete (``SolverAnswer.complete`` false, ``note`` saying why): a SAT answer whose model
@@ -71,6 +72,11 @@ from .text import (
 _MINISAT_WORDS = {"SAT": Answer.SAT, "SATISFIABLE": Answer.SAT, "UNSAT": Answer.UNSAT,
                   "UNSATISFIABLE": Answer.UNSAT, "INDET": Answer.UNKNOWN, "UNKNOWN": Answer.UNKNOWN}
 _COMPETITION_WORDS = {"SATISFIABLE": Answer.SAT, "UNSATISFIABLE": Answer.UNSAT, "UNKNOWN": Answer.UNKNOWN}
+class Contradiction(InputError):
+    """Solver output that contradicts itself (two answers, a model with a "no", a literal and its negation,
+    a second model): a lie caught, where other refusals say the text is not a solver's answer at all."""
+
+
 _NO_ANSWER = "no SAT/UNSAT answer found in the solver output (expected 's SATISFIABLE' or 'SAT')"
 _FIRST_WORD = re.compile(r"[^ \t\x0b\x0c]*").match
 _NOT_BLANK = re.compile(r"[^ \t\x0b\x0c]").search
@@ -369,11 +375,11 @@ class SolverOutputReader:
     def _set_status(self, status: Answer, line: str) -> None:
         if self._status is not None:
             if status != self._status:
-                raise InputError(f"{self._where()}: {show(line)} contradicts {self._status_line!r} on line "
+                raise Contradiction(f"{self._where()}: {show(line)} contradicts {self._status_line!r} on line "
                                  f"{self._status_at}; a solver gives one answer")
             return  # the same answer again
         if status != Answer.SAT and self._model_at:
-            raise InputError(f"{self._where()}: {show(line)} but line {self._model_at} gives a model; "
+            raise Contradiction(f"{self._where()}: {show(line)} but line {self._model_at} gives a model; "
                              "only a SAT answer has one")
         self._status, self._status_line, self._status_at = status, line, self.lineno
 
@@ -382,7 +388,7 @@ class SolverOutputReader:
         if not self._model_at:
             self._model_at = self.lineno
             if self._status not in (None, Answer.SAT):
-                raise InputError(f"{self._where()}: a model, but line {self._status_at} says "
+                raise Contradiction(f"{self._where()}: a model, but line {self._status_at} says "
                                  f"{self._status_line!r}; only a SAT answer has one")
         self._model_last = self.lineno
         if SUSPECT(text) is None:
@@ -395,12 +401,12 @@ class SolverOutputReader:
         if not values:
             return
         if self._ended_at:
-            raise InputError(f"{self._where()}: literal {values[0]} after the model's ending 0 on line "
+            raise Contradiction(f"{self._where()}: literal {values[0]} after the model's ending 0 on line "
                              f"{self._ended_at}; a solver gives one model")
         if 0 in values:
             end = values.index(0)
             if end != len(values) - 1:
-                raise InputError(f"{self._where()}: literal {values[end + 1]} after the model's ending 0; "
+                raise Contradiction(f"{self._where()}: literal {values[end + 1]} after the model's ending 0; "
                                  "0 ends the model")
             values.pop()
             self._ended_at = self.lineno
@@ -412,7 +418,7 @@ class SolverOutputReader:
             if value in seen:
                 continue
             if -value in seen:
-                raise InputError(f"{self._where()}: literal {value} contradicts {-value} earlier in the model; "
+                raise Contradiction(f"{self._where()}: literal {value} contradicts {-value} earlier in the model; "
                                  "a model sets each variable once")
             seen.add(value)
             model.append(value)

@@ -34,7 +34,6 @@ import os
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, SolverError, SolverNotAvailable
@@ -44,6 +43,7 @@ from ..problem.board import Cell, Problem, verify
 from ..problem.results import KNOWN_BY, Answer, SolveResult, Status
 from ..runtime import isolate
 from ..runtime.browser import IN_BROWSER, importable, needs
+from ..runtime.files import output_path, write_whole
 from ..runtime.limits import check_time_limit
 from ..solvers import get_solver
 from .propagation import propagate
@@ -296,11 +296,7 @@ def solve_with_proof(problem: Problem, path: str | os.PathLike[str], encoding: s
     """
     limit = check_time_limit(time_limit)
     get_encoding(encoding)
-    target = Path(path)
-    if target.is_dir():
-        raise InputError(f"{target} is a folder; give a file name for the proof, e.g. {target / 'proof.drup'}")
-    if not target.parent.is_dir():
-        raise InputError(f"cannot write the proof to {target}: the folder {target.parent} does not exist")
+    target = output_path(path, "the proof (e.g. proof.drup)")  # before solving: no folder, device or FIFO
     run = isolate.run_in_child(_prove_job, (problem, encoding, solver, checker, limit), time_limit=limit)
     base: dict[str, Any] = {"n": problem.n, "method": "sat", "variant": encoding, "preplaced": problem.preplaced}
     if run.status in ("timeout", "memout"):
@@ -323,10 +319,7 @@ def solve_with_proof(problem: Problem, path: str | os.PathLike[str], encoding: s
         result.extra["proof"] = None
         return result
     proof = Proof(data["lines"], data["solver"], data.get("system"))
-    try:
-        target.write_text(proof.text(), encoding="ascii")
-    except OSError as exc:
-        raise InputError(f"cannot write the proof to {target}: {exc.strerror or exc}") from None
+    write_whole(target, proof.text(), encoding="ascii", what="the proof")
     result.extra["proof"] = {"file": str(target), "format": proof.format, "steps": proof.steps,
                              "checked": data["checked"], "checker": data["checker"]}
     if not data["checked"]:

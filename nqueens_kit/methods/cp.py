@@ -156,7 +156,7 @@ def model_size(problem: Problem, formulation: str | None = None) -> Size:
     if form.integer:
         placed = {r for r, _ in problem.preplaced}
         blocked = Counter(r for r, _ in problem.blocked)
-        empty = sum(1 for r in range(1, n + 1) if r not in placed and blocked[r] == n)
+        empty = sum(1 for r, cells in blocked.items() if cells == n and r not in placed)  # rows with no cell left
         variables, constraints, literals = n, 3 + empty, 3 * n
         if problem.break_symmetry:
             variables += n * n

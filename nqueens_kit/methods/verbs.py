@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..errors import InputError, SolverError
+from ..errors import InputError, SolverError, SolverGaveUp
 from ..problem.board import Board, Cell, Problem, shown, whole_number
 from ..problem.reference import published_count
 from ..problem.results import KNOWN_BY, CountResult, SolveResult, Status
@@ -276,22 +276,31 @@ def count(problem: ProblemLike, method: str | Method | None = None, variant: str
         if progress is not None:
             progress(*message)
 
-    if not isolated:
-        with isolate.reporting(relay):
-            result.count, result.fundamental = chosen.count_here(problem, choice, fundamental)
-    else:
-        run = isolate.run_in_child(_count_job, (problem, choice, fundamental), time_limit=limit,
-                                   on_message=relay, stop=stop)
-        if run.status == Ended.DONE:
-            result.count, result.fundamental = run.value
+    run = None
+    try:
+        if not isolated:
+            with isolate.reporting(relay):
+                result.count, result.fundamental = chosen.count_here(problem, choice, fundamental)
         else:
-            run.raise_error()
-            result.status = run.status.status
-            result.count, result.fundamental = run.progress or (0, 0 if fundamental else None)
-            why = "it was stopped" if run.stopped else (
-                f"the time limit of {limit:g} s" if run.status == Ended.TIMEOUT else "the memory limit")
-            result.note = (f"a lower bound: {result.count:,} boards were counted before {why}" if chosen.partial_counts
-                           else f"no count: {chosen.title} has no partial count and did not finish before {why}")
+            run = isolate.run_in_child(_count_job, (problem, choice, fundamental), time_limit=limit,
+                                       on_message=relay, stop=stop)
+            if run.status == Ended.DONE:
+                result.count, result.fundamental = run.value
+            else:
+                run.raise_error()
+                result.status = run.status.status
+                result.count, result.fundamental = run.progress or (0, 0 if fundamental else None)
+                why = "it was stopped" if run.stopped else (
+                    f"the time limit of {limit:g} s" if run.status == Ended.TIMEOUT else "the memory limit")
+                result.note = (f"a lower bound: {result.count:,} boards were counted before {why}"
+                               if chosen.partial_counts else
+                               f"no count: {chosen.title} has no partial count and did not finish before {why}")
+    except SolverGaveUp as gave_up:  # the solver's own "unknown": the count ends there, as at a limit
+        result.status = Status.UNKNOWN
+        result.count, result.fundamental = (run.progress if run is not None else None) or (
+            0, 0 if fundamental else None)
+        result.note = (f"a lower bound: {result.count:,} boards were counted before the solver stopped without an "
+                       f"answer ({gave_up})")
     if problem.break_symmetry:
         result.fundamental = result.count
     result.seconds = time.monotonic() - start

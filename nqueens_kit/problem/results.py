@@ -33,7 +33,8 @@ class Status(str, Enum):
 
     SOLVED = "solved"          # a board was found (and handed to verify)
     INFEASIBLE = "infeasible"  # proven: no board exists
-    TIMEOUT = "timeout"        # the wall-clock limit passed first
+    TIMEOUT = "timeout"        # the kit's wall-clock limit passed first
+    UNKNOWN = "unknown"        # the solver stopped without an answer before the kit's limit (it said so)
     MEMOUT = "memout"          # the memory limit passed first
     ERROR = "error"            # the run failed; the message says why
     SKIPPED = "skipped"        # a sweep chose not to run it
@@ -75,8 +76,10 @@ class Answer(str, Enum):
 
     @property
     def status(self) -> Status:
-        """The one mapping from a solver's answer to a run's status (unknown: the run timed out)."""
-        return {Answer.SAT: Status.SOLVED, Answer.UNSAT: Status.INFEASIBLE}.get(self, Status.TIMEOUT)
+        """The one mapping from a solver's answer to a run's status.  ``unknown`` is the solver's own word
+        (``s UNKNOWN``, MiniSat's ``INDET``): status unknown; a solve that the kit's time limit stopped is a
+        timeout, which the solver did not say."""
+        return {Answer.SAT: Status.SOLVED, Answer.UNSAT: Status.INFEASIBLE}.get(self, Status.UNKNOWN)
 
 
 #: How a "no" (or a count) is known to be right, strongest first: a proof checked by an independent

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from .ilp_pulp import Cbc, Highs, IlpSolver
 
 #: When to pick the entries for large boards (``nqueens-kit solvers`` prints it), from the measurements of the
-#: README's frontier section (``notebooks/data/frontier.json`` and ``solve 500`` / ``solve 1000`` here).
+#: frontier section of book/timing.md (``notebooks/data/frontier.json`` and ``solve 500`` / ``solve 1000`` here).
 CMS_ADVICE = ("the largest boards, product encoding: n = 1000 in about 16 s end to end here, the furthest "
               "SAT frontier; at n = 500 (commander) 2.6x less CPU than pysat-kissat")
 KISSAT_ADVICE = ("large boards in process when cryptominisat5 is missing (commander encoding: product takes it "

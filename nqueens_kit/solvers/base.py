@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import InputError, SolverNotAvailable
+from ..errors import InputError, SolverGaveUp, SolverNotAvailable
 from ..problem.results import Answer
 
 #: How the install hint of a solver that no browser can run begins (``runtime.browser.REFUSED``).
@@ -141,12 +141,19 @@ class SatSolver(Solver):
     def models(self, clauses: Sequence[Clause], num_vars: int,
                block: Callable[[list[int]], Clause]) -> Iterator[list[int]]:
         """Every model up to ``block``: after each one, add ``block(model)`` and solve again (afresh here;
-        incremental solvers override this)."""
+        incremental solvers override this).  The list ends at the solver's UNSAT; a solve that ends without an
+        answer is a :class:`~nqueens_kit.errors.SolverGaveUp`, never a list cut short."""
         clauses = list(clauses)
+        found = 0
         while True:
             outcome = self.solve(clauses, num_vars)
-            if outcome.status != Answer.SAT:
+            if outcome.status == Answer.UNSAT:
                 return
+            if outcome.status != Answer.SAT:
+                said = outcome.stats.get("solver_said", "UNKNOWN")
+                raise SolverGaveUp(f"{self.name} stopped without an answer (it said {said}) after {found:,} models: "
+                                   "the models listed are not all of them")
+            found += 1
             model = outcome.model or []
             yield model
             clauses.append(block(model))

@@ -5,7 +5,9 @@ What each can do differs, so each registry entry states its own :class:`~.base.C
 python-sat 1.9): Glucose, MiniSat and MapleSAT can be interrupted at a deadline, CaDiCaL, Kissat and
 Lingeling cannot (python-sat has no interrupt for them: a time limit then holds by stopping the process
 the kit runs them in); Kissat reports no statistics, takes no assumptions and writes no proofs.  A clause
-added between solves keeps the solver's state where ``incremental`` is true.
+added between solves keeps the solver's state where ``incremental`` is true; Kissat is not incremental (a
+clause added after a solve aborts the process), so :meth:`PySat.models` gives it a fresh solver for each
+model, and :meth:`PySat.solve` hands it assumptions as unit clauses.
 """
 
 from __future__ import annotations
@@ -57,6 +59,8 @@ class PySat(SatSolver):
 
     def solve(self, clauses: Sequence[Clause], num_vars: int, deadline: float | None = None,
               assumptions: Sequence[int] = ()) -> SatOutcome:
+        if assumptions and not self.capabilities.assumptions:  # python-sat would ignore them: units instead
+            clauses, assumptions = [*clauses, *([lit] for lit in assumptions)], ()
         start = time.perf_counter()
         solver = self._new(clauses)
         handed = time.perf_counter() - start  # the clauses copied into the solver (no text in between)
@@ -100,6 +104,12 @@ class PySat(SatSolver):
 
     def models(self, clauses: Sequence[Clause], num_vars: int,
                block: Callable[[list[int]], Clause]) -> Iterator[list[int]]:
+        """Every model up to ``block``: one solver taking each blocking clause as it comes, or, for a solver that
+        is not incremental (Kissat aborts the process on a clause added after a solve), a fresh solver for each
+        model with the clauses so far."""
+        if not self.capabilities.incremental:
+            yield from super().models(clauses, num_vars, block)
+            return
         solver = self._new(clauses)
         try:
             while solver.solve():  # type: ignore[attr-defined]

@@ -49,7 +49,7 @@ from ...problem.board import (
     whole_number,
 )
 from ...runtime.limits import SAT_BYTES_PER_CLAUSE, SAT_BYTES_PER_VARIABLE, Size, builder_budget, check_size
-from .encodings import DEFAULT_ENCODING, Clause, VarPool, get_encoding, line_template
+from .encodings import DEFAULT_ENCODING, Clause, VarPool, counts_between, get_encoding, line_template
 
 if TYPE_CHECKING:
     import numpy as np
@@ -347,14 +347,24 @@ def lex_leader_clauses(n: int, pool: VarPool) -> Iterator[tuple[str, list[Clause
         yield name, clauses
 
 
+def lex_moved(n: int) -> list[int]:
+    """How many cells each symmetry but the identity moves (the pairs :func:`lex_pairs` lists for it), in
+    closed form: the rotations by 90°, 180° and 270° fix only the centre cell of an odd board, the two mirrors
+    its middle column or row, the two transposes a diagonal of n cells.
+
+    >>> lex_moved(3) == [len(pairs) for _name, pairs in lex_pairs(3)]
+    True
+    """
+    n = parse_n(n)
+    odd = n % 2
+    return [n * n - odd] * 3 + [n * n - n * odd] * 2 + [n * n - n] * 2
+
+
 def lex_leader_size(n: int) -> tuple[int, int]:
     """``(helpers, clauses)`` of :func:`lex_leader_clauses`: per compared pair one helper and five clauses,
-    plus one for every pair after the first of its symmetry."""
-    helpers = clauses = 0
-    for _name, pairs in lex_pairs(n):
-        helpers += len(pairs)
-        clauses += 6 * len(pairs) - (1 if pairs else 0)
-    return helpers, clauses
+    plus one for every pair after the first of its symmetry (from :func:`lex_moved`, without listing a cell)."""
+    moved = lex_moved(n)
+    return sum(moved), sum(6 * m - 1 for m in moved if m)
 
 
 @dataclass
@@ -453,7 +463,9 @@ def line_lengths(n: int) -> list[tuple[int, int, bool]]:
 def predicted_size(n: int, encoding: str = DEFAULT_ENCODING, preplaced: int = 0,
                    define: bool = False, blocked: int = 0, break_symmetry: bool = False) -> tuple[int, int]:
     """``(variables, clauses)`` of :func:`build_cnf` from the encoding's closed-form counts alone (the
-    lex-leader part, with ``break_symmetry``, from :func:`lex_leader_size`)."""
+    lex-leader part, with ``break_symmetry``, from :func:`lex_leader_size`), without visiting each line: the
+    2n rows and columns and the two long diagonals have length n, and each length from 2 to n - 1 is four
+    diagonals (:func:`line_lengths`), summed by :func:`~nqueens_kit.methods.sat.encodings.counts_between`."""
     n = parse_n(n)
     counts = get_encoding(encoding).counts
     preplaced = parse_n(preplaced, minimum=0, maximum=n, what="preplaced (how many queens are pre-placed)")
@@ -464,10 +476,14 @@ def predicted_size(n: int, encoding: str = DEFAULT_ENCODING, preplaced: int = 0,
     if break_symmetry:
         helpers, lex = lex_leader_size(n)
         variables, clauses = variables + helpers, clauses + lex
-    for length, how_many, exact in line_lengths(n):
-        aux, cl = counts(length)
-        variables += how_many * aux
-        clauses += how_many * (cl + (1 if exact else 0) + (aux if define else 0))
+    aux, cl = counts(n)
+    extra = aux if define else 0
+    variables += 2 * n * aux
+    clauses += 2 * n * (cl + 1 + extra)  # the rows and columns, each with its at-least-one clause
+    if n >= 2:
+        short_aux, short_cl = counts_between(encoding, 2, n - 1)
+        variables += 2 * aux + 4 * short_aux
+        clauses += 2 * (cl + extra) + 4 * (short_cl + (short_aux if define else 0))
     return variables, clauses
 
 

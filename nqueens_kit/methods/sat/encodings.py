@@ -7,7 +7,9 @@ Inside:
 - ``pairwise``, ``sequential``, ``commander``, ``product``, ``binary``: at-most-one encodings, each
   ``f(lits, pool) -> list of clauses``.  A clause is a plain list of non-zero ints (DIMACS literals).
 - :data:`ENCODINGS`: the name -> :class:`Encoding` registry, each with its closed-form counts
-  ``counts(k) -> (helper variables, clauses)`` for an at-most-one over ``k`` literals.
+  ``counts(k) -> (helper variables, clauses)`` for an at-most-one over ``k`` literals, and
+  :func:`counts_between`, their sum over a range of ``k`` in closed form (what the size guard adds up over
+  the diagonals of a board without visiting each length).
 - :func:`exactly_one`: the at-least-one clause plus the chosen at-most-one.
 - :func:`line_template`: the clauses of one line of ``k`` cells once, over local positions, as arrays (what
   the fast builder of :mod:`nqueens_kit.methods.sat.cnf` stamps onto every line of that length).
@@ -37,7 +39,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
-from math import isqrt
+from math import comb, isqrt
 from typing import TYPE_CHECKING, Any
 
 from ...errors import InputError
@@ -298,15 +300,108 @@ def _binary_counts(k: int) -> tuple[int, int]:
     return m, k * m
 
 
+def _sum_range(low: int, high: int) -> int:
+    """low + (low + 1) + ... + high (0 for an empty range)."""
+    return (low + high) * (high - low + 1) // 2 if high >= low else 0
+
+
+def _pairwise_between(low: int, high: int) -> tuple[int, int]:
+    """Σ k(k-1)/2 for low <= k <= high: C(high + 1, 3) - C(low, 3) (the hockey-stick identity)."""
+    low = max(low, 0)
+    return (0, comb(high + 1, 3) - comb(low, 3)) if high >= low else (0, 0)
+
+
+def _sequential_between(low: int, high: int) -> tuple[int, int]:
+    low = max(low, 2)
+    count, total = max(0, high - low + 1), _sum_range(low, high)
+    return total - count, 3 * total - 4 * count
+
+
+def _binary_between(low: int, high: int) -> tuple[int, int]:
+    """By bit width m: every k in 2^(m-1) + 1 .. 2^m has m helpers and k·m clauses (a step per bit of high)."""
+    helpers = clauses = 0
+    m = 1
+    while (1 << (m - 1)) + 1 <= high:
+        start, stop = max(low, (1 << (m - 1)) + 1), min(high, 1 << m)
+        if start <= stop:
+            helpers += m * (stop - start + 1)
+            clauses += m * _sum_range(start, stop)
+        m += 1
+    return helpers, clauses
+
+
+def _small_between(low: int, high: int) -> tuple[int, int]:
+    """The pairwise counts of the lengths from ``low`` to ``high`` that are at most :data:`SMALL`."""
+    return _pairwise_between(max(low, 0), min(high, SMALL))
+
+
+def _below(m: int, group: int) -> tuple[int, list[int]]:
+    """For 0 <= k <= m: Σ ⌊k / group⌋, and how many k leave each remainder (0 for m < 0)."""
+    if m < 0:
+        return 0, [0] * group
+    q, r = divmod(m, group)
+    return group * q * (q - 1) // 2 + q * (r + 1), [q + (1 if rest <= r else 0) for rest in range(group)]
+
+
+def _commander_between(low: int, high: int) -> tuple[int, int]:
+    """Σ of :func:`_commander_counts` for low <= k <= high, in O(log high) steps: a length k above
+    :data:`SMALL` adds its own groups (⌊k/3⌋ full ones and maybe a last pair) to the counts of ⌈k/3⌉
+    commanders, and ⌈k/3⌉ takes each value three times, so the sum over k is three times a sum over a range
+    a third as long, less the ends it overshoots."""
+    helpers, clauses = _small_between(low, high)
+    low = max(low, SMALL + 1)
+    if high < low:
+        return helpers, clauses
+    floors_high, rests_high = _below(high, GROUP)
+    floors_low, rests_low = _below(low - 1, GROUP)
+    full = floors_high - floors_low  # Σ ⌊k/3⌋: the full groups
+    partial_helpers = partial_clauses = 0
+    for rest in range(2, GROUP):  # a last group of two or more literals has a commander and its clauses
+        count = rests_high[rest] - rests_low[rest]
+        partial_helpers += count
+        partial_clauses += count * (rest * (rest - 1) // 2 + rest)
+    helpers += full + partial_helpers
+    clauses += full * (GROUP * (GROUP - 1) // 2 + GROUP) + partial_clauses
+    first, last = -(-low // GROUP), -(-high // GROUP)
+    sub_helpers, sub_clauses = _commander_between(first, last)
+    before, after = low - (GROUP * first - GROUP + 1), GROUP * last - high  # the k outside low .. high
+    first_helpers, first_clauses = _commander_counts(first)
+    last_helpers, last_clauses = _commander_counts(last)
+    helpers += GROUP * sub_helpers - before * first_helpers - after * last_helpers
+    clauses += GROUP * sub_clauses - before * first_clauses - after * last_clauses
+    return helpers, clauses
+
+
+def _product_between(low: int, high: int) -> tuple[int, int]:
+    """Σ of :func:`_product_counts` for low <= k <= high, a step per value of q = ⌈√k⌉ (at most ⌈√high⌉):
+    every k in (q-1)² + 1 .. q² has q grid columns and q - 1 or q grid rows."""
+    helpers, clauses = _small_between(low, high)
+    low = max(low, SMALL + 1)
+    if high < low:
+        return helpers, clauses
+    clauses += 2 * _sum_range(low, high)
+    for q in range(ceil_sqrt(low), ceil_sqrt(high) + 1):
+        start, stop = max(low, (q - 1) ** 2 + 1), min(high, q * q)
+        shorter = max(0, min(stop, q * (q - 1)) - start + 1)  # p = q - 1 grid rows
+        square = stop - start + 1 - shorter  # p = q
+        q_helpers, q_clauses = _product_counts(q)
+        p_helpers, p_clauses = _product_counts(q - 1)
+        helpers += shorter * (2 * q - 1 + p_helpers + q_helpers) + square * (2 * q + 2 * q_helpers)
+        clauses += shorter * (p_clauses + q_clauses) + square * 2 * q_clauses
+    return helpers, clauses
+
+
 @dataclass(frozen=True)
 class Encoding:
-    """A named at-most-one encoding with its closed-form size."""
+    """A named at-most-one encoding with its closed-form size, and optionally that size summed over a range of
+    lengths (``between(low, high)``; :func:`counts_between` adds ``counts`` up one length at a time without)."""
 
     name: str
     at_most_one: Callable[..., list[Clause]]  # f(lits, pool, define=False)
     counts: Callable[[int], tuple[int, int]]
     summary: str
     formula: str  # the clause count of an at-most-one over k literals, for tables
+    between: Callable[[int, int], tuple[int, int]] | None = None
 
 
 #: Name -> encoding, in teaching order; the first is the default.
@@ -314,16 +409,16 @@ ENCODINGS: dict[str, Encoding] = {
     e.name: e
     for e in (
         Encoding("pairwise", pairwise, _pairwise_counts,
-                 "one binary clause per pair of cells; no helper variables", "k(k-1)/2"),
+                 "one binary clause per pair of cells; no helper variables", "k(k-1)/2", _pairwise_between),
         Encoding("sequential", sequential, _sequential_counts,
-                 "Sinz's sequential counter: k-1 helpers, 3k-4 clauses", "3k-4"),
+                 "Sinz's sequential counter: k-1 helpers, 3k-4 clauses", "3k-4", _sequential_between),
         Encoding("commander", commander, _commander_counts,
-                 "Klieber-Kwon commanders over groups of 3, recursively", "≈ 3k (recursive)"),
+                 "Klieber-Kwon commanders over groups of 3, recursively", "≈ 3k (recursive)", _commander_between),
         Encoding("product", product, _product_counts,
                  "Chen's 2-product: a √k x √k grid of row and column helpers, recursively",
-                 "2k + 4√k + ... (recursive)"),
+                 "2k + 4√k + ... (recursive)", _product_between),
         Encoding("binary", binary, _binary_counts,
-                 "Frisch's bitwise encoding: ⌈log2 k⌉ helper bits", "k⌈log2 k⌉"),
+                 "Frisch's bitwise encoding: ⌈log2 k⌉ helper bits", "k⌈log2 k⌉", _binary_between),
     )
 }
 DEFAULT_ENCODING = "pairwise"
@@ -335,6 +430,24 @@ def get_encoding(name: str) -> Encoding:
         return ENCODINGS[name]
     except (KeyError, TypeError):
         raise InputError(f"unknown encoding {str(name)[:40]!r}; valid: {', '.join(ENCODINGS)}") from None
+
+
+def counts_between(name: str, low: int, high: int) -> tuple[int, int]:
+    """``(helpers, clauses)`` of the encoding's at-most-one summed over every length from ``low`` to ``high``
+    (0 for an empty range), from its closed forms: O(1) for pairwise and sequential, O(log high) for binary
+    and commander, O(√high) for product; an encoding without a summed form adds ``counts`` one length at a time.
+
+    >>> counts_between("sequential", 2, 4), [ENCODINGS["sequential"].counts(k) for k in (2, 3, 4)]
+    ((6, 15), [(1, 2), (2, 5), (3, 8)])
+    """
+    encoding = get_encoding(name)
+    if encoding.between is not None:
+        return encoding.between(low, high)
+    helpers = clauses = 0
+    for k in range(max(low, 0), high + 1):
+        aux, count = encoding.counts(k)
+        helpers, clauses = helpers + aux, clauses + count
+    return helpers, clauses
 
 
 def exactly_one(lits: Sequence[int], pool: VarPool, encoding: str = DEFAULT_ENCODING,

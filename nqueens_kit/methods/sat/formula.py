@@ -2,8 +2,11 @@
 
 - :func:`iter_projected`: the distinct assignments of the board variables 1..n² over all models of a formula
   (which may hold helper variables above n² and need not be N-queens at all).
-- :func:`count_formula`: that count in a child process under a time limit, each board checked by
-  :func:`~nqueens_kit.problem.board.verify` (invalid ones are counted apart).
+- :func:`count_formula`: that count in a child process under a time limit, every model the solver returns
+  checked against the formula's own clauses (:class:`ClauseCheck`: a model that breaks one is a solver
+  error, so the count is not trusted) and each board checked by :func:`~nqueens_kit.problem.board.verify`
+  (invalid ones are counted apart).  That there are no more models than those found rests on the solver's
+  final UNSAT answer, and the result says so (``known_by``).
 
 >>> count_formula([[1, 2, 3, 4]], 4, 2)[0].count
 15
@@ -31,10 +34,121 @@ from .cnf import decode_model, kit_board_size, lex_leader_clauses
 from .encodings import Clause, VarPool
 from .solve import _backend
 
+#: How a complete count of a formula is known (``CountResult.known_by``), by what the solver answered: models
+#: (each checked against the clauses, and then UNSAT), or UNSAT at once.  ``{what}`` is "the file's" or "the
+#: formula's".
+KNOWN_BY_MODELS = ("every model checked against {what} clauses; that there are no others rests on the solver's "
+                   "UNSAT answer")
+KNOWN_BY_UNSAT = "the solver alone: it answered UNSAT at once, so there was no model to check"
+#: ... and a count the time limit stopped (a lower bound).
+KNOWN_BY_FOUND = "every model found checked against {what} clauses"
 
-def iter_projected(clauses: Sequence[Clause], num_vars: int, n: int, solver: str | None = None) -> Iterator[Board]:
+
+class ClauseCheck:
+    """A formula's clauses packed to check a model against them: every literal in one array and where each
+    clause ends in another (numpy arrays where numpy is installed, else the standard library's ``array``), so
+    that each check is linear in the formula's size and no Python list is kept per clause.
+
+    :meth:`broken` is the number (from 1, in the formula's order) of the first clause a model leaves without a
+    true literal, or None.  A variable the model does not assign makes none of its literals true.
+
+    >>> check = ClauseCheck([[1, 2], [-3, 4]], 4)
+    >>> check.broken([1, -2, 3, -4]), check.broken([-1, 2, -3, 4]), check.broken([1, 2])
+    (2, None, 2)
+    """
+
+    def __init__(self, clauses: Sequence[Sequence[int]], num_vars: int, *, use_numpy: bool | None = None) -> None:
+        from array import array
+
+        self.num_vars = num_vars
+        if use_numpy is None:
+            try:
+                import numpy  # noqa: F401
+            except ImportError:
+                use_numpy = False
+            else:
+                use_numpy = True
+        self._numpy = use_numpy
+        empty = [i for i, clause in enumerate(clauses) if not clause]
+        self._first_empty = empty[0] + 1 if empty else None  # no model satisfies an empty clause
+        if use_numpy:
+            import numpy as np
+
+            kind: type[np.signedinteger[Any]] = np.int32 if num_vars < 2**30 else np.int64
+            total = sum(map(len, clauses))
+            flat: Any = np.fromiter(itertools.chain.from_iterable(clauses), dtype=kind, count=total)
+            lengths = np.fromiter(map(len, clauses), dtype=np.int64, count=len(clauses))
+            # literal v as 2v, -v as 2v + 1: where its truth is in a model's table of true literals
+            self._code = 2 * np.abs(flat) + (flat < 0)
+            del flat
+            nonempty = np.flatnonzero(lengths > 0)
+            self._starts = (np.cumsum(lengths) - lengths)[nonempty]
+            self._numbers = nonempty + 1  # the clause number of each non-empty clause
+        else:
+            self._literals = array("q", itertools.chain.from_iterable(clauses))
+            self._ends = array("q", itertools.accumulate(map(len, clauses)))
+
+    def broken(self, model: Iterable[int]) -> int | None:
+        """The number of the first clause ``model`` (true literals, DIMACS style) does not satisfy, or None."""
+        found = self._numpy_broken(model) if self._numpy else self._python_broken(model)
+        if self._first_empty is not None:
+            return self._first_empty if found is None else min(found, self._first_empty)
+        return found
+
+    def _numpy_broken(self, model: Iterable[int]) -> int | None:
+        import numpy as np
+
+        if not len(self._starts):
+            return None
+        literals = np.asarray(model, dtype=np.int64).ravel()
+        literals = literals[(literals != 0) & (np.abs(literals) <= self.num_vars)]
+        true = np.zeros(2 * self.num_vars + 2, dtype=bool)  # by literal code; unassigned: neither is true
+        true[2 * np.abs(literals) + (literals < 0)] = True
+        satisfied = np.logical_or.reduceat(true[self._code], self._starts)
+        bad = np.flatnonzero(~satisfied)
+        return int(self._numbers[bad[0]]) if len(bad) else None
+
+    def _python_broken(self, model: Iterable[int]) -> int | None:
+        true = set(model)
+        literals, start = self._literals, 0
+        for number, end in enumerate(self._ends, start=1):
+            if end > start and true.isdisjoint(literals[start:end]):
+                return number
+            start = end
+        return None
+
+    def clause(self, number: int) -> list[int]:
+        """The literals of clause ``number`` (from 1)."""
+        if self._numpy:
+            import numpy as np
+
+            index = int(np.searchsorted(self._numbers, number))
+            if index >= len(self._numbers) or self._numbers[index] != number:
+                return []
+            start = int(self._starts[index])
+            end = int(self._starts[index + 1]) if index + 1 < len(self._starts) else len(self._code)
+            return [-(code // 2) if code % 2 else code // 2 for code in map(int, self._code[start:end])]
+        start = self._ends[number - 2] if number > 1 else 0
+        return list(self._literals[start:self._ends[number - 1]])
+
+
+def broken_clause_error(who: str, check: ClauseCheck, number: int, source: str, file_clauses: int) -> SolverError:
+    """The one error for a model that breaks a clause: the solver, the clause (its number in the file, or the
+    symmetry-breaking clause the kit added) and that the count is not trusted."""
+    literals = check.clause(number)
+    text = " ".join(map(str, literals)) + " 0"
+    text = text if len(text) <= 60 else text[:57] + "..."
+    where = (f"clause {number:,} of {source} ({text})" if number <= file_clauses
+             else f"symmetry-breaking clause {number - file_clauses:,} that --break-symmetry added ({text})")
+    return SolverError(f"{who} returned a model that breaks {where}: the count cannot be trusted")
+
+
+def iter_projected(clauses: Sequence[Clause], num_vars: int, n: int, solver: str | None = None,
+                   check: Callable[[list[int]], None] | None = None) -> Iterator[Board]:
     """The distinct assignments of variables 1..n² over all models of a formula, as boards (the true board
     variables of each); the formula may hold helper variables above n² and need not be N-queens at all.
+    ``check(model)`` is called on every model the solver returns before its boards are yielded (it raises
+    to stop).
 
     Linear in the number of assignments: with no helpers, pycosat's incremental ``itersolve`` is exact;
     incremental solvers (PySAT) take each blocking clause as it comes; otherwise the search is split on the
@@ -54,6 +168,8 @@ def iter_projected(clauses: Sequence[Clause], num_vars: int, n: int, solver: str
                   for model in backend.models(list(clauses) + [[lit] for lit in cube], num_vars,
                                               lambda m: _projected_block(m, top)))
     for model in models:
+        if check is not None:
+            check(model)
         yield from _expanded(model, n)
 
 
@@ -99,12 +215,24 @@ def _projected_block(model: Iterable[int], top: int) -> Clause:
 
 
 def _count_formula_job(clauses: list[list[int]], num_vars: int, n: int, solver: str | None,
-                       fundamental: bool) -> tuple[int, int | None, int]:
+                       fundamental: bool, source: str = "the formula",
+                       file_clauses: int | None = None) -> tuple[int, int | None, int]:
+    """Count, every model checked against ``clauses`` (the first ``file_clauses`` of them the formula's own,
+    numbered as in ``source``; the rest the symmetry-breaking clauses the kit added)."""
     seen = classes = invalid = 0
     keys: set[bytes] = set()
     fundamentals: set[bytes] = set()
     last = time.monotonic()
-    for board in iter_projected(clauses, num_vars, n, solver):
+    clause_check = ClauseCheck(clauses, num_vars)
+    who = solver or "the solver"
+    own = len(clauses) if file_clauses is None else file_clauses
+
+    def check(model: list[int]) -> None:
+        number = clause_check.broken(model)
+        if number is not None:
+            raise broken_clause_error(who, clause_check, number, source, own)
+
+    for board in iter_projected(clauses, num_vars, n, solver, check):
         key = cells_key(board)
         if key in keys:
             raise SolverError(f"{solver or 'the solver'} returned the board assignment {board_text(board)} twice")
@@ -149,7 +277,9 @@ def _formula_job(source: Dimacs | str, n: int | None, solver: str, fundamental: 
         raise InputError(f"{len(free)} of the {n * n} board variables occur in no clause, so every assignment of "
                          f"the rest stands for 2^{len(free)} boards: too many to list and check; is the board size "
                          f"{n} right (--n)?")
-    count, fundamentals, invalid = _count_formula_job(clauses, num_vars, n, solver, fundamental)
+    shown = dimacs.source if isinstance(source, str) else "the formula"
+    count, fundamentals, invalid = _count_formula_job(clauses, num_vars, n, solver, fundamental, shown,
+                                                      len(dimacs.clauses))
     return count, fundamentals, invalid, n, dimacs.num_vars, len(dimacs.clauses)
 
 
@@ -165,7 +295,13 @@ def count_formula(clauses: list[list[int]] | str | os.PathLike[str], num_vars: i
     A file is sized from its header before it is read (a device, or a file whose clauses would not fit in
     ``max_memory``, is refused) and then read and counted in a child process, so the time limit (a lower bound
     on timeout) and Ctrl-C hold for both.  ``n`` of a file the kit wrote is read from its header comments.
-    Without a named solver, an incremental one (python-sat's CaDiCaL) is used where installed, else pycosat.
+    Without a named solver, an incremental one (python-sat's CaDiCaL) is used where installed, else pycosat;
+    a solver that is not incremental gets a fresh start for each model.
+
+    Every model the solver returns is checked against the formula's clauses (a model that breaks one is a
+    :class:`~nqueens_kit.errors.SolverError` naming the clause); ``known_by`` says how the count is known:
+    the models checked, and that there are no others on the solver's final UNSAT (or on its UNSAT alone,
+    when it found no model).
     """
     limit = check_time_limit(time_limit)
     if solver is None:  # blocking clauses go best into a solver that keeps its state: python-sat's, if here
@@ -194,13 +330,16 @@ def count_formula(clauses: list[list[int]] | str | os.PathLike[str], num_vars: i
     run = isolate.run_in_child(_formula_job, (source, n, backend.name, fundamental, break_symmetry),
                                time_limit=limit, on_message=(lambda m: progress(*m)) if progress else None)
     invalid = 0
+    what = "the file's" if isinstance(source, str) else "the formula's"
     if run.status == Ended.DONE:
         result.count, result.fundamental, invalid, _n, result.extra["variables"], result.extra["clauses"] = run.value
+        result.known_by = KNOWN_BY_MODELS.format(what=what) if result.count else KNOWN_BY_UNSAT
     else:
         run.raise_error()
         result.status = run.status.status
         result.count, result.fundamental = run.progress or (0, 0 if fundamental else None)
         result.note = f"a lower bound: {result.count:,} board assignments were found before the limit"
+        result.known_by = KNOWN_BY_FOUND.format(what=what) if result.count else None
     if break_symmetry:
         result.fundamental = result.count
     result.seconds = time.monotonic() - start

@@ -29,7 +29,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from ...errors import SolverError
@@ -88,12 +87,12 @@ def solve_here(problem: Problem, encoding: str | None = None, solver: str | None
         result.stats["decode_seconds"] = round(time.perf_counter() - decoding, 6)
     elif status == Status.INFEASIBLE:
         result.message = infeasible_message(problem)
-    elif deadline is None:
-        said = outcome.stats.get("solver_said", "UNKNOWN")
-        result.status = Status.ERROR
-        result.message = f"{backend.name} stopped without an answer (it said {said})"
-    else:
+    elif outcome.stats.get("stopped") == "deadline" or deadline is not None and time.monotonic() >= deadline:
+        result.status = Status.TIMEOUT  # the kit's limit stopped it, whatever the solver said
         result.message = "no answer within the time limit"
+    else:  # status unknown: the solver's own word, before the kit's limit
+        said = outcome.stats.get("solver_said")
+        result.message = f"{backend.name} stopped without an answer" + (f" (it said {said!r})" if said else "")
     checking = time.perf_counter()
     result.check()
     if result.status == Status.SOLVED:
@@ -213,11 +212,9 @@ def _cube_boards(residual: Residual, backend: SatSolver) -> Iterator[Board]:
     else:
         # A board has exactly one queen per open row, so "not all of these queens" excludes it and
         # nothing else, whatever the helper variables do.  A solver that cannot take a clause after a
-        # solve (Kissat through python-sat aborts the process) solves afresh each time.
-        fresh = isinstance(backend, PySat) and not backend.capabilities.incremental
-        enumerate_models = partial(SatSolver.models, backend) if fresh else backend.models
-        models = enumerate_models(residual.clauses, residual.num_vars,
-                                  lambda m: [-lit for lit in m if 0 < lit <= top])
+        # solve (Kissat through python-sat) solves afresh each time (its ``models`` says how).
+        models = backend.models(residual.clauses, residual.num_vars,
+                                lambda m: [-lit for lit in m if 0 < lit <= top])
     # In-process solvers list a model as variables 1, 2, ... in order: the cells come first.
     ordered = backend.capabilities.in_process
     for model in models:
