@@ -300,7 +300,7 @@ def bench(capsys, tmp_path, solver: str, n: int = 6, timeout: float = 20):
     ("solved", "honest", 6, 20),
     ("infeasible", "honest", 3, 20),
     ("unknown", "gives up", 6, 20),
-    ("timeout", "hangs", 6, 1),
+    pytest.param("timeout", "hangs", 6, 1, marks=pytest.mark.deep),  # waits out the limit and the stop: deep
     ("error: the solver failed", "crashes", 6, 20),
     ("error: a lie caught", "empty board", 6, 20),
     ("error: a lie caught", "contradicts", 6, 20),
