@@ -439,3 +439,40 @@ def test_huge_boards_are_refused_at_once(tmp_path):
                  ("solve", "10000000", "--method", "cp")):
         refused(args, "would have", "more than the")
     assert files_in(tmp_path) == []
+
+
+@pytest.mark.parametrize("writer", ["figure", "counts", "phase summary"])
+def test_the_kits_other_writers_hold_to_the_same_rule(tmp_path: Path, fifo: Path, writer: str) -> None:
+    """A figure, the model-count study and the phase summary: written through a link, a FIFO refused."""
+    def write(path: Path) -> None:
+        if writer == "figure":
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+
+            from nqueens_kit.viz.figure import save_figure
+
+            fig, _ = plt.subplots()
+            save_figure(fig, path)
+            plt.close(fig)
+        elif writer == "counts":
+            from nqueens_kit.inside.counting import write_counts
+
+            write_counts([], path)
+        else:
+            from nqueens_kit.bench.phase import write_summary
+
+            write_summary([], path)
+
+    suffix = ".png" if writer == "figure" else ".csv"
+    real, link = tmp_path / f"real{suffix}", tmp_path / f"link{suffix}"
+    real.write_text("old")
+    link.symlink_to(real)
+    write(link)
+    assert link.is_symlink() and real.read_bytes() != b"old" and real.stat().st_size > 0
+    shaped = fifo.with_name(f"pipe{suffix}")
+    os.mkfifo(shaped)
+    with never_waits(shaped), pytest.raises(InputError, match="FIFO"):
+        write(shaped)
+    assert is_fifo(shaped)

@@ -305,15 +305,14 @@ def stored_study(jobs: int = 2, timeout: float = STORED_TIMEOUT, parts: Sequence
 
 def write_summary(summary: Sequence[Mapping[str, Any]], path: str | os.PathLike[str]) -> Path:
     """The summary as a CSV (what notebook 5 stores and reads)."""
+    from ..runtime.files import written_whole
+
     target = Path(path)
-    try:
-        with open(target, "w", newline="", encoding="utf-8") as handle:
-            writer = csv.DictWriter(handle, fieldnames=SUMMARY_COLUMNS)
-            writer.writeheader()
-            for entry in summary:
-                writer.writerow({k: entry.get(k) for k in SUMMARY_COLUMNS})
-    except OSError as exc:
-        raise InputError(f"cannot write {target}: {exc.strerror or exc}") from None
+    with written_whole(target) as handle:
+        writer = csv.DictWriter(handle, fieldnames=SUMMARY_COLUMNS, lineterminator="\r\n")
+        writer.writeheader()
+        for entry in summary:
+            writer.writerow({k: entry.get(k) for k in SUMMARY_COLUMNS})
     return target
 
 

@@ -88,7 +88,9 @@ def count_study(ns: Iterable[int], encodings: Sequence[str],
 
 def write_counts(rows: Iterable[dict[str, Any]], path: str | os.PathLike[str]) -> None:
     """The study as CSV (:data:`COUNT_COLUMNS`); times rounded to the microsecond."""
-    with open(path, "w", newline="", encoding="utf-8") as out:
+    from ..runtime.files import written_whole
+
+    with written_whole(path) as out:
         writer = csv.DictWriter(out, fieldnames=COUNT_COLUMNS, lineterminator="\n")
         writer.writeheader()
         for row in rows:

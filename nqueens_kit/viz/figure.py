@@ -48,11 +48,8 @@ def save_figure(fig: Figure, path: str | os.PathLike[str], dpi: int = 150) -> Pa
     suffix = target.suffix.lower()
     if suffix not in FIGURE_SUFFIXES:
         raise InputError(f"a figure file must end in {', '.join(FIGURE_SUFFIXES)}, not {str(path)!r}")
-    folder = target.parent
-    if not folder.is_dir():
-        raise InputError(f"cannot write {target}: the folder {folder} does not exist")
-    try:
-        fig.savefig(target, format=suffix[1:], dpi=dpi, bbox_inches="tight")
-    except OSError as exc:
-        raise InputError(f"cannot write {target}: {exc.strerror or exc}") from None
+    from ..runtime.files import written_whole  # the one rule for a path the kit writes: whole, never a device
+
+    with written_whole(target, "wb") as out:
+        fig.savefig(out, format=suffix[1:], dpi=dpi, bbox_inches="tight")
     return target
