@@ -365,3 +365,15 @@ def test_decode_refuses_a_folder_and_reads_through_a_symlink(capsys, tmp_path):
     link.symlink_to(answer)
     code, out, _ = run(capsys, "decode", link, "--n", 4)
     assert code == 0 and "solved, verified" in out
+
+
+def test_a_resumed_sweep_keeps_an_unknown_row(capsys, solvers, tmp_path):
+    """The solver's own "unknown" is an outcome, like a timeout: a resumed sweep keeps the row, runs nothing."""
+    code, rows, err, out = bench(capsys, tmp_path, solvers["gives up"], 6, 20)
+    assert [row["status"] for row in rows] == ["unknown"], err
+    before = out.read_bytes()
+    code, _, err = run(capsys, "bench", "--methods", "sat", "--encodings", "pairwise", "--solvers",
+                       solvers["gives up"], "--n", 6, "--repeat", 1, "--timeout", 20, "--out", out, "--quiet",
+                       "--resume")
+    assert code == bench_exit(table()["unknown"]), err
+    assert out.read_bytes() == before

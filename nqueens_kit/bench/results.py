@@ -45,8 +45,9 @@ INT_COLUMNS = ("n", "repeat", "variables", "clauses", "constraints", "place_rand
 FLOAT_COLUMNS = ("build_seconds", "solve_seconds", "total_seconds", "peak_rss_mb", "time_limit",
                  "solver_seconds", "cpu_seconds", "startup_seconds", "density")
 REQUIRED = ("n", "method", "repeat", "status", "total_seconds")
-#: Rows a resumed sweep keeps; ``error`` and ``skipped`` rows are run again.
-DONE_STATUSES = (Status.SOLVED, Status.INFEASIBLE, Status.TIMEOUT, Status.MEMOUT)
+#: The rows a resumed sweep keeps: an answer, or a run that ended without one (the time or memory limit, or
+#: the solver's own "unknown", which it gave before the limit); ``error`` and ``skipped`` rows are run again.
+DONE_STATUSES = (Status.SOLVED, Status.INFEASIBLE, Status.TIMEOUT, Status.MEMOUT, Status.UNKNOWN)
 
 
 def meta_path(csv_path: str | os.PathLike[str]) -> Path:
