@@ -140,7 +140,7 @@ def test_resume_checks_every_row(tmp_path, edit, fragment):
 # --------------------------------------------------------------------------------- plot and report
 
 
-STATUS = st.sampled_from(["solved", "infeasible", "timeout", "memout", "error", "skipped"])
+STATUS = st.sampled_from(["solved", "infeasible", "timeout", "memout", "unknown", "error", "skipped"])
 TIME = st.sampled_from(["", "0", "1e-9", "0.004", "0.5", "30", "2", "1e300"])
 
 

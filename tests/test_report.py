@@ -181,7 +181,7 @@ def test_par2_table_counts_timeouts_as_twice_the_limit():
     rows = [_run(sat, 8, 1, "solved", 0.1), _run(sat, 8, 2, "solved", 0.3), _run(sat, 9, 1, "infeasible", 0.2),
             _run(ilp, 8, 1, "solved", 1.0), _run(ilp, 8, 2, "timeout", 2.0), _run(ilp, 9, 1, "timeout", 2.0)]
     header, body = _par2_table(rows)
-    assert header[:6] == ["configuration", "runs", "solved", "impossible", "limit hit", "PAR-2"]
+    assert header[:6] == ["configuration", "runs", "solved", "impossible", "unsolved", "PAR-2"]
     by_label = {line[0]: line for line in body}
     assert by_label["SAT pairwise/pycosat"][1:5] == ["3", "2", "1", "0"]
     assert by_label["SAT pairwise/pycosat"][5] == "0.2 s"             # (0.1 + 0.3 + 0.2) / 3

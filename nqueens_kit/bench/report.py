@@ -347,7 +347,8 @@ def report_blocks(rows: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | N
 
 
 def _par2_table(rows: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list[str]]]:
-    """Per configuration over all its runs: runs, solved, proved impossible, limits hit, PAR-2, median and
+    """Per configuration over all its runs: runs, solved, proved impossible, unsolved (a limit hit or the
+    solver's own unknown), PAR-2, median and
     IQR of the total time, and the median CPU share of the wall time."""
     groups: dict[str, tuple[Choice, list[Mapping[str, Any]]]] = {}
     for row in rows:
@@ -366,7 +367,7 @@ def _par2_table(rows: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list
                      _seconds(stats["par2"]) if stats["par2"] is not None else "—",
                      _seconds(median) if median is not None else f"> {limit:g} s" if limit else "—", iqr,
                      f"{statistics.median(cpu):.0%}" if cpu else "—"])
-    return (["configuration", "runs", "solved", "impossible", "limit hit", "PAR-2", "median", "IQR", "CPU / wall"],
+    return (["configuration", "runs", "solved", "impossible", "unsolved", "PAR-2", "median", "IQR", "CPU / wall"],
             body)
 
 
