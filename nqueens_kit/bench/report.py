@@ -348,8 +348,8 @@ def report_blocks(rows: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | N
 
 def _par2_table(rows: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list[str]]]:
     """Per configuration over all its runs: runs, solved, proved impossible, unsolved (a limit hit or the
-    solver's own unknown), PAR-2, median and
-    IQR of the total time, and the median CPU share of the wall time."""
+    solver's own unknown), PAR-2, median and IQR of the total time, and the median CPU share of the wall
+    time."""
     groups: dict[str, tuple[Choice, list[Mapping[str, Any]]]] = {}
     for row in rows:
         config = choice_from_row(row)
