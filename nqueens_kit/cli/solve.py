@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from .common import (
@@ -372,7 +372,10 @@ def cmd_decode(args: argparse.Namespace) -> int:
             answer = read_solver_output(getattr(sys.stdin, "buffer", sys.stdin), source)
         else:
             source = args.output
-            with _regular_file(args.output) as stream:
+            from ..runtime.files import opened_to_read  # a folder, device or FIFO is refused, never waited on
+
+            with opened_to_read(args.output, "a solver's output (or - for standard input)", "r", encoding="utf-8",
+                                errors="replace") as stream:
                 answer = read_solver_output(stream, source)
     except Contradiction as exc:
         raise SolverError(f"the solver's answer contradicts itself: {exc}") from None
@@ -395,32 +398,6 @@ def cmd_decode(args: argparse.Namespace) -> int:
         result.message = (f"the solver stopped without an answer: it printed {answer.status_line!r} (it gave up, "
                           "or its own limits stopped it)")
     return report_solve(result, args.json, f"SAT, {source}")
-
-
-def _regular_file(path: str) -> IO[str]:
-    """``path`` opened for reading text if it is a regular file, else one line naming what is there
-    (:func:`~nqueens_kit.runtime.files.file_to_read`: a folder, a device, a FIFO nobody writes to would keep
-    the command waiting).  It is opened without waiting for a writer and checked again once open, so what is
-    read is what was checked."""
-    import os
-    import stat
-
-    from ..runtime.files import file_kind, file_to_read
-
-    checked = file_to_read(path, "a solver's output (or - for standard input)")
-    try:
-        fd = os.open(checked, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):  # the path changed since it was checked
-            raise InputError(f"{path} is now {file_kind(mode)}, not a regular file; give a solver's output")
-        os.set_blocking(fd, True)
-        return open(fd, encoding="utf-8", errors="replace")
-    except BaseException:
-        os.close(fd)
-        raise
 
 
 def cmd_lp(args: argparse.Namespace) -> int:
