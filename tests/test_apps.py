@@ -23,6 +23,7 @@ from nqueens_kit.errors import InputError
 from nqueens_kit.methods import METHODS, Choice, Method, get_method
 from nqueens_kit.problem.board import verify
 from nqueens_kit.problem.results import SolveResult, Status
+from nqueens_kit.runtime.limits import Size
 from nqueens_kit.solvers import SAT_SOLVERS
 
 from .conftest import need
@@ -226,6 +227,9 @@ class _Newcomer(Method):
 
     def solve_here(self, problem, choice, deadline):
         return SolveResult.of(problem, self.name, Status.TIMEOUT)
+
+    def size(self, problem, choice):
+        return Size(problem.n, memory=100 * problem.n)
 
 
 @pytest.fixture()

@@ -254,6 +254,108 @@ def test_every_solver_entry(method: Method, solver: str) -> None:
         assert count(6, method, solver=solver).count == published_count(6)
 
 
+# ------------------------------------------------------------------- every feature on every solver entry
+
+#: One instance per problem feature, and one without a board: small enough for every entry's count.
+ENTRY_CASES = {
+    "preplaced": Problem(6, [(1, 2)]), "blocked": Problem(6, blocked=[(1, 2), (2, 4), (3, 3)]),
+    "break_symmetry": Problem(7, break_symmetry=True), "no board": Problem(6, [(1, 1)]),
+}
+#: Every (method, solver entry) pair; a method without solvers once, with None.
+ENTRY_PAIRS = [(m, name) for m in METHOD_LIST for name in (list(m.solvers()) or [None])]
+ENTRY_IDS = [f"{m.name}-{name}" if name else m.name for m, name in ENTRY_PAIRS]
+
+
+def entry_ready(method: Method, solver: str | None) -> None:
+    """Skip an entry the kit knows no way to install; require the others (CI installs them all)."""
+    if solver is None:
+        available(method)
+        return
+    entry = method.solver(solver)
+    if not entry.available() and not entry.installable:
+        pytest.skip(f"{solver} has no install route here ({entry.install_hint()})")
+    need(entry.available(), f"{solver} ({entry.install_hint()})")
+
+
+@pytest.mark.parametrize("verb", ["solve", "count"])
+@pytest.mark.parametrize("case", list(ENTRY_CASES))
+@pytest.mark.parametrize(("method", "solver"), ENTRY_PAIRS, ids=ENTRY_IDS)
+def test_every_entry_honours_or_refuses_every_feature(method: Method, solver: str | None, case: str,
+                                                      verb: str) -> None:
+    """What a solver entry says it honours, it honours (the truth by brute force); the rest it refuses in one
+    line that names it: the method never decides for its entries."""
+    problem = ENTRY_CASES[case]
+    choice = method.choose(solver=solver)
+    run = solve if verb == "solve" else count
+    able = method.has(verb, choice) and all(method.honours(f, choice) for f in problem.features())
+    if not able:
+        with pytest.raises(InputError) as excinfo:
+            run(problem, method, solver=solver)
+        one_line_refusal(excinfo, f"--method {method.name}")
+        if method.has(verb) and problem.features() <= method.features:  # the entry's own refusal names it
+            one_line_refusal(excinfo, f"--solver {solver}")
+        return
+    entry_ready(method, solver)
+    boards = truth(problem)
+    if verb == "count":
+        result = count(problem, method, solver=solver)
+        assert result.status == "solved" and result.count == len(boards), (result.count, len(boards))
+        return
+    result = solve(problem, method, solver=solver)
+    assert result.solver == solver
+    if boards:
+        assert result.status == "solved" and result.verified and tuple(result.queens) in boards, result.message
+    else:
+        assert result.status == ("infeasible" if method.complete else "timeout"), result.message
+
+
+@pytest.mark.parametrize(("method", "solver"), ENTRY_PAIRS, ids=ENTRY_IDS)
+def test_every_entry_honours_or_refuses_reordering_and_settings(method: Method, solver: str | None) -> None:
+    """Reordered instances and each of the method's named settings: run and recorded by the entries that
+    honour them, refused in one line naming the entry by the others."""
+    if "solve" not in method.verbs:
+        return
+    choice = method.choose(solver=solver)
+    entry_ready(method, solver)
+    if method.honours("reorder", choice):
+        results = [solve(6, method, solver=solver, order=k) for k in (1, 2)]
+        assert all(r.status == "solved" and r.verified for r in results), [r.message for r in results]
+    else:
+        with pytest.raises(InputError) as excinfo:
+            solve(6, method, solver=solver, order=1)
+        one_line_refusal(excinfo, f"--method {method.name}", *([f"--solver {solver}"] if solver else []))
+    for name in method.settings():
+        entry = method.solver(solver) if solver else None
+        if entry is None or entry.takes(name):
+            result = solve(6, method, solver=solver, settings=name)
+            assert result.status == "solved" and result.verified and result.options.get("settings") == name, (
+                name, result.options)
+        else:
+            with pytest.raises(InputError) as excinfo:
+                solve(6, method, solver=solver, settings=name)
+            one_line_refusal(excinfo, f"--solver {solver}", name)
+
+
+def test_no_method_compares_a_solver_name() -> None:
+    """The methods ask their solver entries; none compares a solver's name (a new entry needs no edit there)."""
+    names = {name for m in METHOD_LIST for name in m.solvers()}
+    literal = rf"[\"'](?:{'|'.join(re.escape(name) for name in names)})[\"']"
+    found = []
+    for path in sorted((ROOT / "nqueens_kit" / "methods").rglob("*.py")):
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if re.search(rf"(?:==|!=)\s*{literal}|{literal}\s*(?:==|!=)|\bin\s*\(\s*{literal}", line):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not found, found
+
+
+def test_every_method_says_its_size() -> None:
+    """The size guard is part of the contract: a method that does not say its size cannot be made."""
+    assert "size" in Method.__abstractmethods__
+    for method in METHOD_LIST:
+        size = method.size(Problem(20_000), method.choose())
+        assert size.memory > 0 and size.variables > 0, (method.name, size)
+
+
 #: Board sizes from large to small: a method's time-limit test takes the largest its size guard accepts.
 BIG = (3_000_000, 1000, 200, 60)
 
@@ -268,7 +370,7 @@ def test_time_limits_hold(method: Method) -> None:
         available(method)
         choice = method.choose()
         sizes = {n: method.size(Problem(n), choice) for n in BIG}
-        n = next(n for n in BIG if sizes[n] is None or sizes[n].memory < memory_budget() // 4)
+        n = next(n for n in BIG if sizes[n].memory < memory_budget() // 4)
         start = time.monotonic()
         result = solve(n, method, time_limit=0.5)
         took = time.monotonic() - start

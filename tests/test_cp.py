@@ -15,12 +15,14 @@ import pytest
 from nqueens_kit.errors import InputError, SolverNotAvailable
 from nqueens_kit.methods import METHODS, count, first_boards, get_method, iter_boards, solve
 from nqueens_kit.methods.base import infeasible_message
-from nqueens_kit.methods.cp import CP_SAT, FORMULATIONS, CpMethod, CpSat, build_model, lex_size, model_size
+from nqueens_kit.methods.cp import CpMethod
 from nqueens_kit.methods.search.backtrack import iter_backtrack
 from nqueens_kit.problem.board import Problem, canonical, diagonal_cells, lex_pairs
 from nqueens_kit.problem.reference import published_count
 from nqueens_kit.runtime import isolate
 from nqueens_kit.runtime.browser import importable
+from nqueens_kit.solvers.cp import FORMULATIONS, lex_size
+from nqueens_kit.solvers.cp_sat import CP_SAT, build_model, model_size
 
 from .conftest import need
 
@@ -194,7 +196,8 @@ print(json.dumps({"status": result.status.value, "verified": result.verified, "c
 
 
 def test_without_ortools_the_method_is_listed_and_refuses_in_one_line(monkeypatch) -> None:
-    monkeypatch.setattr(CpSat, "available", lambda self: False)
+    for entry in CpMethod().solvers().values():  # no CP solver at all (MiniZinc missing too)
+        monkeypatch.setattr(type(entry), "available", lambda self: False)
     assert "cp" in METHODS and not get_method("cp").available()
     for run in (lambda: solve(8, "cp"), lambda: count(6, "cp"), lambda: iter_boards(6, "cp", "boolean")):
         with pytest.raises(SolverNotAvailable) as refused:

@@ -25,11 +25,12 @@ from hypothesis import strategies as st
 import nqueens_kit.solvers.ilp_pulp as ilp_pulp
 from nqueens_kit.errors import InputError, NQueensError, SolverNotAvailable
 from nqueens_kit.methods import count, iter_boards, solve, solve_ilp
-from nqueens_kit.methods.ilp.formulations import CBC_TUNED_OPTIONS, DEFAULT_FORMULATION, FORMULATIONS
+from nqueens_kit.methods.ilp.formulations import DEFAULT_FORMULATION, FORMULATIONS
 from nqueens_kit.methods.ilp.model import MPS_MAX_NOTE, build_model, export_model, lp_relaxation
 from nqueens_kit.problem.board import Problem, verify
 from nqueens_kit.problem.reference import published_count
 from nqueens_kit.solvers import ILP_SOLVERS, get_solver
+from nqueens_kit.solvers.ilp_pulp import CBC_TUNED_OPTIONS
 
 from .conftest import brute_force, need
 
@@ -72,7 +73,7 @@ def test_every_formulation_solves_1_to_12(formulation):
 
 def test_default_formulation_and_registry_shape():
     assert DEFAULT_FORMULATION == "lines" == next(iter(FORMULATIONS))
-    assert list(ILP_SOLVERS) == ["cbc", "highs"] and get_solver("ilp", None).name == "cbc"
+    assert list(ILP_SOLVERS)[:2] == ["cbc", "highs"] and get_solver("ilp", None).name == "cbc"
     for solver in ILP_SOLVERS.values():
         assert solver.description and solver.install_hint() and "\n" not in solver.install_hint()
         assert isinstance(solver.available(), bool)

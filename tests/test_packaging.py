@@ -70,7 +70,8 @@ def test_the_environment_declares_every_part_of_pyproject_with_its_versions():
         if req.marker is None or req.marker.evaluate(where):
             wanted.setdefault(_name(text), set()).add(str(req.specifier))
     conda, pip = _environment_items()
-    conda_only = {"python", "pip", "coin-or-cbc"}  # the interpreter, the installer, CBC for PuLP 4.x
+    # the interpreter, the installer, CBC for PuLP 4.x, MiniZinc with Gecode (no PyPI package: Debian's or conda's)
+    conda_only = {"python", "pip", "coin-or-cbc", "minizinc"}
     declared: dict[str, str] = {}
     for item in conda + pip:
         name = _name(item)

@@ -18,6 +18,7 @@ from nqueens_kit.methods.search.backtrack import iter_backtrack
 from nqueens_kit.methods.search.construct import construct
 from nqueens_kit.problem.board import Problem, canonical, verify
 from nqueens_kit.problem.results import SolveResult, Status
+from nqueens_kit.runtime.limits import Size
 from nqueens_kit.viz.boards import (
     BLOCKED_COLOUR,
     GLYPH_LIMIT,
@@ -414,6 +415,9 @@ class _Newcomer(Method):
 
     def solve_here(self, problem, choice, deadline):
         return SolveResult.of(problem, self.name, Status.TIMEOUT)
+
+    def size(self, problem, choice):
+        return Size(problem.n, memory=100 * problem.n)
 
 
 @pytest.fixture()

@@ -116,7 +116,7 @@ def count_frontier(configs: Sequence[Choice], limit: float = DEFAULT_LIMIT, star
         raise InputError(f"the counting frontier starts at n = {COUNT_MAX_N} at most (the largest published "
                          f"count), not {start}")
     for config in configs:
-        get_method(config.method).check(None, "count")
+        get_method(config.method).check(None, "count", config)
     max_n = min(max_n, COUNT_MAX_N)
     rows = []
     for config in configs:

@@ -197,7 +197,7 @@ def _still_done(row: Mapping[str, Any], timeout: float | None) -> bool:
 def _check_plan(config_list: Sequence[Choice], sizes: Sequence[int], repeat: int, instances: int,
                 place_random: int, max_runs: int, family: str = "completion", density: float | None = None) -> None:
     for config in config_list:
-        get_method(config.method).check(None, "solve")  # a sweep times solves
+        get_method(config.method).check(None, "solve", config)  # a sweep times solves
     check_family(config_list, family, density, place_random)
     for what, value in (("repeat", repeat), ("instances", instances)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -219,9 +219,9 @@ def _require(config_list: Sequence[Choice], feature: str, otherwise: str) -> Non
     """Refuse (one line) a sweep whose instances ask a feature of a method that does not honour it."""
     for config in config_list:
         method = get_method(config.method)
-        if not method.honours(feature):
-            raise InputError(f"--method {method.name} cannot honour {FEATURE_TEXT[feature]}: drop it from the "
-                             f"methods, {otherwise}")
+        if not method.honours(feature, config):
+            who = f"--method {method.name}" + (f" with --solver {config.solver}" if method.honours(feature) else "")
+            raise InputError(f"{who} cannot honour {FEATURE_TEXT[feature]}: drop it from the methods, {otherwise}")
 
 
 def check_family(config_list: Sequence[Choice], family: str, density: float | None, place_random: int) -> None:

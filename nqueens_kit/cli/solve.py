@@ -183,7 +183,7 @@ def _solve_with_proof(args: argparse.Namespace, chosen: Method, problem: Problem
     if args.settings is not None:
         raise InputError("--settings does not apply to --proof: the proof solver runs with its own settings")
     choice = chosen.choose(variant(args, chosen), None)
-    chosen.check(problem, "solve")
+    chosen.check(problem, "solve", choice)
     chosen.check_size(problem, choice, args.max_memory)
     result = solve_with_proof(problem, args.proof, choice.variant or DEFAULT_ENCODING, args.solver,
                               args.checker or "auto", limit)
@@ -278,6 +278,7 @@ def cmd_count(args: argparse.Namespace) -> int:
     problem = problem_from(args.n, args.place, args.break_symmetry)
     chosen.check(problem, "count")  # every check before the warning below
     choice = chosen.choose(variant(args, chosen), args.solver, settings)
+    chosen.check(problem, "count", choice)
     chosen.check_size(problem, choice, args.max_memory)
     if limit is None:
         refuse_endless_count(problem, chosen)  # before the warning, which would only say the same
@@ -445,13 +446,16 @@ def solver_rows() -> list[dict[str, Any]]:
                          "advice": "", "verbs": sorted(method.verbs), "features": sorted(method.features)})
         for solver in solvers.values():
             row = solver.describe()
-            row.update(method=method.name, verbs=sorted(method.verbs), features=sorted(method.features))
+            row.update(method=method.name, verbs=sorted(v for v in method.verbs if solver.does(v)),
+                       features=sorted(f for f in method.features if solver.honours(f)),
+                       settings=[s for s in method.settings() if solver.takes(s)])
             rows.append(row)
     return rows
 
 
 def cmd_solvers(args: argparse.Namespace) -> int:
     from ..methods import METHODS
+    from ..methods.base import FEATURE_TEXT
 
     rows = solver_rows()
     if args.json:
@@ -469,6 +473,9 @@ def cmd_solvers(args: argparse.Namespace) -> int:
         print(f"  {row['name']:<16} {mark}  {row['description']}{tail}")
         if row["capabilities"]:
             print(f"  {'':16}      can: {', '.join(row['capabilities'])}")
+        unhonoured = sorted(set(method.features) - set(row["features"]))
+        if unhonoured:
+            print(f"  {'':16}      does not honour: {', '.join(FEATURE_TEXT[f] for f in unhonoured)}")
         if row["advice"]:
             print(f"  {'':16}      pick it for: {row['advice']}")
     return EXIT_OK

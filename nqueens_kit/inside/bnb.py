@@ -129,8 +129,9 @@ def branch_and_bound(problem: Problem | int, formulation: str = "lines", solver:
             value = fixed[node.id].get(cell)
             var.lowBound, var.upBound = (0, 1) if value is None else (value, value)
         run = _run(model, backend, deadline, None)
-        node.iterations = run.stats.get("iterations")
-        node.lp_seconds = float(run.stats.get("solver_seconds") or run.seconds)
+        iterations, seconds = run.stats.get("iterations"), run.stats.get("solver_seconds")
+        node.iterations = iterations if isinstance(iterations, int) else None
+        node.lp_seconds = float(seconds) if isinstance(seconds, (int, float)) and seconds else run.seconds
         if run.state not in ("optimal", "feasible"):
             node.status = "infeasible" if run.state == "infeasible" else "open"
             if run.state != "infeasible":

@@ -43,14 +43,38 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any, ClassVar
+from typing import ClassVar, Protocol, TypedDict
 
 from ..errors import InputError, SolverError
 from ..problem.board import Board, Problem, canonical, shown, violations
-from ..problem.results import CountResult, SolveResult, Status
+from ..problem.results import CountResult, Options, SolveResult, Status
+from ..problem.results import infeasible_message as infeasible_message  # where the methods import it
 from ..runtime import isolate
 from ..runtime.limits import Size, check_size
 from ..solvers.base import Solver, wrong_method
+
+
+class Variant(Protocol):
+    """What a method's variant (an encoding, a formulation) says of itself."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def summary(self) -> str: ...
+
+
+#: A matplotlib line style: a name such as ``"-"`` or ``"--"``, or ``(offset, (on, off, ...))``.
+LineStyle = str | tuple[int, tuple[int, ...]]
+
+
+class PlotStyle(TypedDict, total=False):
+    """Keyword arguments for matplotlib's ``plot`` that draw one configuration."""
+
+    color: str
+    marker: str
+    linestyle: LineStyle
+    markerfacecolor: str
 
 #: The verbs a method may have: one board, how many boards, the boards one by one.
 VERBS = ("solve", "count", "iterate")
@@ -64,14 +88,14 @@ FEATURE_TEXT = {"preplaced": "pre-placed queens", "blocked": "blocked cells",
 VERB_TEXT = {"solve": "solve", "count": "count", "iterate": "list boards one by one"}
 
 
-def check_flag(value: Any, what: str) -> bool:
+def check_flag(value: object, what: str) -> bool:
     """``value`` if it is True or False, else a one-line :class:`InputError` (1, "yes" or None are not)."""
     if not isinstance(value, bool):
         raise InputError(f"{what} is True or False, not {shown(value)}")
     return value
 
 
-def check_callback(value: Any, what: str) -> None:
+def check_callback(value: object, what: str) -> None:
     """Refuse (one line) a ``value`` that is neither None nor a function the kit can call."""
     if value is not None and not callable(value):
         raise InputError(f"{what} is a function or None, not {shown(value)}")
@@ -117,7 +141,7 @@ class Choice:
         """The variant when the method calls it a formulation (a results column)."""
         return self.variant if self.implementation.variant_word == "formulation" else None
 
-    def style(self) -> dict[str, Any]:
+    def style(self) -> PlotStyle:
         """Keyword arguments for matplotlib's ``plot``: the method's colour for the variant, the solver's
         marker, the method's line style (hollow markers and a dotted line for non-default settings)."""
         return self.implementation.style(self)
@@ -143,7 +167,7 @@ class Method(ABC):
     features: ClassVar[frozenset[str]] = frozenset()
     #: Its line style in plots (a matplotlib style: ``"-"`` or a dash tuple); each variant has a colour
     #: (:meth:`colour`), each solver a marker.
-    linestyle: ClassVar[Any] = "-"
+    linestyle: ClassVar[LineStyle] = "-"
     #: Colour per variant (the key None for a method without variants).
     colours: ClassVar[Mapping[str | None, str]] = {}
     #: Pure Python, stopped by Ctrl-C where it runs; False when a solver ignores Ctrl-C (pycosat) or runs as
@@ -165,7 +189,7 @@ class Method(ABC):
 
     # ------------------------------------------------------------------------------ what can be chosen
 
-    def variants(self) -> Mapping[str, Any]:
+    def variants(self) -> Mapping[str, Variant]:
         """Name -> variant object (an :class:`~nqueens_kit.methods.sat.encodings.Encoding`, a formulation),
         the default first; each has a ``summary``.  Empty for a method without variants."""
         return {}
@@ -223,15 +247,25 @@ class Method(ABC):
 
     # --------------------------------------------------------------------------------- what it can do
 
-    def has(self, verb: str) -> bool:
-        return verb in self.verbs
+    def _entry(self, choice: Choice | None) -> Solver | None:
+        """The registry entry ``choice`` runs (None: no choice, or a method without solvers)."""
+        if choice is None or choice.solver is None:
+            return None
+        return self.solvers().get(choice.solver)
 
-    def honours(self, feature: str) -> bool:
-        return feature in self.features
+    def has(self, verb: str, choice: Choice | None = None) -> bool:
+        """Whether the method has ``verb``, and the solver entry of ``choice`` too."""
+        entry = self._entry(choice)
+        return verb in self.verbs and (entry is None or entry.does(verb))
 
-    def check(self, problem: Problem | None = None, verb: str = "solve") -> None:
-        """Refuse, with one line naming the methods that can, a verb the method lacks or a part of the
-        problem it cannot honour."""
+    def honours(self, feature: str, choice: Choice | None = None) -> bool:
+        """Whether the method honours ``feature``, and the solver entry of ``choice`` too."""
+        entry = self._entry(choice)
+        return feature in self.features and (entry is None or entry.honours(feature))
+
+    def check(self, problem: Problem | None = None, verb: str = "solve", choice: Choice | None = None) -> None:
+        """Refuse, with one line naming the methods (or this method's solvers) that can, a verb the method or
+        the solver of ``choice`` lacks, or a part of the problem either cannot honour."""
         if not isinstance(verb, str) or verb not in VERBS:
             raise InputError(f"verb is one of {', '.join(VERBS)}, not {shown(verb)}")
         if problem is not None and not isinstance(problem, Problem):
@@ -246,6 +280,18 @@ class Method(ABC):
                 able = [m.name for m in METHODS.values() if feature in m.features and verb in m.verbs]
                 raise InputError(f"--method {self.name} cannot honour {FEATURE_TEXT[feature]}; methods that can: "
                                  f"{', '.join(able)}")
+        entry = self._entry(choice)
+        if entry is None:
+            return
+        wanted = [("verb", verb)] + [("feature", f) for f in sorted(problem.features() if problem else ())]
+        for kind, what in wanted:
+            if entry.does(what) if kind == "verb" else entry.honours(what):
+                continue
+            able = [name for name, e in self.solvers().items() if (e.does(what) if kind == "verb" else e.honours(what))]
+            text = VERB_TEXT.get(what, what) if kind == "verb" else f"honour {FEATURE_TEXT[what]}"
+            raise InputError(f"--solver {entry.name} of --method {self.name} cannot {text}; "
+                             + (f"{self.title} solvers that can: {', '.join(able)}" if able else
+                                "no solver of the method can"))
 
     # ---------------------------------------------------------------------------------- choosing
 
@@ -258,13 +304,17 @@ class Method(ABC):
         if settings is not None and not self.settings():
             raise InputError(f"--settings does not apply to --method {self.name}: it has no solver settings")
         name = self.default_variant() if variant is None else self._variant_name(variant)
-        backend = self.solver(solver).name if (solver is not None or self.solvers()) else None
-        if check_installed and backend is not None:
-            self.solver(backend).require()
+        entry = self.solver(solver) if (solver is not None or self.solvers()) else None
+        if check_installed and entry is not None:
+            entry.require()
         chosen_settings = None
         if self.settings():
-            chosen_settings = next(iter(self.settings())) if settings is None else self._settings_name(settings)
-        return Choice(self.name, name, backend, chosen_settings)
+            taken = [s for s in self.settings() if entry is None or entry.takes(s)]
+            chosen_settings = taken[0] if settings is None else self._settings_name(settings)
+            if chosen_settings not in taken:
+                raise InputError(f"--solver {entry.name if entry else ''} of --method {self.name} does not honour "
+                                 f"the settings {chosen_settings!r}; its settings: {', '.join(taken) or 'none'}")
+        return Choice(self.name, name, entry.name if entry else None, chosen_settings)
 
     def default_variant(self) -> str | None:
         return next(iter(self.variants()), None)
@@ -310,14 +360,14 @@ class Method(ABC):
         """The colour of a variant (the method's own for one without variants)."""
         return self.colours.get(variant, self.colours.get(None, "#999999"))
 
-    def style(self, choice: Choice) -> dict[str, Any]:
+    def style(self, choice: Choice) -> PlotStyle:
         """Keyword arguments for matplotlib's ``plot`` (see :meth:`Choice.style`)."""
         solvers = self.solvers()
         entry = solvers.get(choice.solver) if choice.solver is not None else None
         marker = entry.marker if entry is not None else self.marker
-        look: dict[str, Any] = {"color": self.colour(choice.variant), "marker": marker, "linestyle": self.linestyle}
+        look: PlotStyle = {"color": self.colour(choice.variant), "marker": marker, "linestyle": self.linestyle}
         if choice.settings is not None and choice.settings != next(iter(self.settings()), None):
-            look.update(linestyle=":", markerfacecolor="white")
+            look["linestyle"], look["markerfacecolor"] = ":", "white"
         return look
 
     #: Marker of a method without solvers.
@@ -330,24 +380,25 @@ class Method(ABC):
         if choice.solver is not None:
             self.solver(choice.solver).preload()
 
-    def size(self, problem: Problem, choice: Choice) -> Size | None:
-        """The predicted size and memory of what the method builds (None: nothing of note)."""
-        return None
+    @abstractmethod
+    def size(self, problem: Problem, choice: Choice) -> Size:
+        """The predicted size and memory of what the method builds (its model, its search's stack), for the size
+        guard, in closed form and without building anything: every method says it, so no method can build
+        something huge before the guard refuses it."""
 
     def size_advice(self, problem: Problem, choice: Choice) -> str:
         """What to do instead when :meth:`size` is over the budget."""
         return "use a smaller n, or --method construct for one board of any size"
 
-    def check_size(self, problem: Problem, choice: Choice, max_memory: Any = None) -> None:
-        size = self.size(problem, choice)
-        if size is not None:
-            what = f"the {choice.variant} {self.model_word}" if choice.variant else f"the {self.model_word}"
-            check_size(size, f"{what} of {problem.n}-queens", self.size_advice(problem, choice), max_memory)
+    def check_size(self, problem: Problem, choice: Choice, max_memory: object = None) -> None:
+        what = f"the {choice.variant} {self.model_word}" if choice.variant else f"the {self.model_word}"
+        check_size(self.size(problem, choice), f"{what} of {problem.n}-queens", self.size_advice(problem, choice),
+                   max_memory)
 
     #: What the method builds, for the size guard's messages.
     model_word: ClassVar[str] = "model"
 
-    def options(self, choice: Choice) -> dict[str, Any]:
+    def options(self, choice: Choice) -> Options:
         """The solver options a run of ``choice`` uses, as recorded in results and sidecars."""
         return {}
 
@@ -522,22 +573,12 @@ def verified(boards: Iterator[Board], problem: Problem, who: str) -> Iterator[Bo
         yield board
 
 
-def infeasible_message(problem: Problem) -> str:
-    """Why there is no board, in the words of the problem's own restrictions."""
-    if problem.blocked:
-        keep = " and keeps the pre-placed queens" if problem.preplaced else ""
-        return f"no board of {problem.n}-queens avoids the {len(problem.blocked)} blocked cells{keep}"
-    if problem.preplaced:
-        return f"the pre-placed queens cannot be completed to a solution of {problem.n}-queens"
-    return f"{problem.n}-queens has no solution (only n = 2 and n = 3 have none)"
-
-
 def stopped_result(problem: Problem, method: Method, choice: Choice, status: Status, message: str,
                    seconds: float = 0.0) -> SolveResult:
     """The result of a run that ended without an answer (a time limit, a memory limit, a Stop button)."""
     size = method.size(problem, choice)
     return SolveResult(n=problem.n, method=method.name, status=status, variant=choice.variant, solver=choice.solver,
                        preplaced=problem.preplaced, blocked=problem.blocked, break_symmetry=problem.break_symmetry,
-                       solve_seconds=seconds, variables=size.variables if size else None,
-                       clauses=size.clauses if size else None, constraints=size.constraints if size else None,
+                       solve_seconds=seconds, variables=size.variables, clauses=size.clauses,
+                       constraints=size.constraints,
                        message=message, variant_kind=method.variant_word)

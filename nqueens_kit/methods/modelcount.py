@@ -18,18 +18,16 @@ breaking; it cannot sort boards it never sees into fundamental ones (break the s
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from ..errors import InputError
 from ..problem.board import Problem
 from ..problem.results import CountResult, SolveResult
-from ..runtime.browser import importable
 from ..runtime.limits import Size
-from ..solvers.base import Capabilities, Solver, package_version
+from ..solvers.base import Capabilities, PackageSolver, Solver
 from ..solvers.browser import for_browser
 from .base import Choice, Method
 from .sat.cnf import build_cnf, cnf_size
-from .sat.encodings import ENCODINGS
+from .sat.encodings import ENCODINGS, Encoding
 from .sat.method import SatMethod
 
 INSTALL_HINT = "pip install pyganak (or nqueens-kit[count]); it has wheels for Linux and macOS"
@@ -38,7 +36,7 @@ SETTINGS = {"projected": "count the boards: the distinct assignments of the boar
             "unprojected": "count every model, helper variables included (not the number of boards)"}
 
 
-class Ganak(Solver):
+class Ganak(PackageSolver):
     """Ganak, an exact (projected) model counter, in process through ``pyganak``."""
 
     name = "ganak"
@@ -47,22 +45,9 @@ class Ganak(Solver):
     description = "Ganak exact projected model counter (pyganak)"
     capabilities = Capabilities(in_process=True)
     marker = "8"
-
-    def available(self) -> bool:
-        return importable("pyganak")
-
-    def install_hint(self) -> str:
-        return INSTALL_HINT
-
-    def version(self) -> str | None:
-        found = package_version("pyganak")
-        return f"Ganak (pyganak {found})" if found else None
-
-    def preload(self) -> None:
-        try:
-            import pyganak  # noqa: F401
-        except ImportError:
-            pass
+    module = distribution = "pyganak"
+    product = "Ganak"
+    hint = INSTALL_HINT
 
 
 class ModelCountMethod(Method):
@@ -78,7 +63,7 @@ class ModelCountMethod(Method):
     #: A model counter has no count until it has all of it.
     partial_counts = False
 
-    def variants(self) -> Mapping[str, Any]:
+    def variants(self) -> Mapping[str, Encoding]:
         return ENCODINGS
 
     def solvers(self) -> Mapping[str, Solver]:

@@ -55,13 +55,13 @@ def as_problem(problem: ProblemLike, preplaced: Any = ()) -> Problem:
     return problem if isinstance(problem, Problem) else Problem(problem, preplaced)
 
 
-def _check_isolated(isolated: Any) -> None:
+def _check_isolated(isolated: object) -> None:
     if isolated is not None and not isinstance(isolated, bool):
         raise InputError(f"isolated is True, False or None (decide by the time limit), not {shown(isolated)}")
 
 
 def prepare(problem: ProblemLike, method: str | Method | None, variant: str | None, solver: str | None,
-            settings: str | None, time_limit: Any, max_memory: Any,
+            settings: str | None, time_limit: object, max_memory: object,
             verb: str = "solve") -> tuple[Problem, Method, Choice, float | None]:
     """Every check a verb makes before it starts: the problem, the method's verb and features, the choice,
     the time limit, the size."""
@@ -69,6 +69,7 @@ def prepare(problem: ProblemLike, method: str | Method | None, variant: str | No
     chosen = get_method(method)
     chosen.check(problem, verb)
     choice = chosen.choose(variant, solver, settings)
+    chosen.check(problem, verb, choice)  # what the chosen solver entry honours
     limit = check_time_limit(time_limit)
     chosen.check_size(problem, choice, max_memory)
     return problem, chosen, choice, limit
@@ -195,8 +196,8 @@ def minimal_core(problem: Problem, choice: Choice, deadline: float | None = None
 
 
 def solve(problem: ProblemLike, method: str | Method | None = None, variant: str | None = None,
-          solver: str | None = None, *, time_limit: Any = None, settings: str | None = None,
-          isolated: bool | None = None, max_memory: Any = None, stop: Callable[[], bool] | None = None,
+          solver: str | None = None, *, time_limit: object = None, settings: str | None = None,
+          isolated: bool | None = None, max_memory: object = None, stop: Callable[[], bool] | None = None,
           explain: bool = True, order: int | None = None) -> SolveResult:
     """Solve ``problem`` with a method (see the module docstring); returns a verified :class:`SolveResult`.
 
@@ -218,8 +219,9 @@ def solve(problem: ProblemLike, method: str | Method | None = None, variant: str
         seed = None if isinstance(order, str) else whole_number(order)
         if seed is None:
             raise InputError(f"order is a whole number (a seed) or None, not {shown(order)}")
-        if not chosen.honours("reorder"):
-            raise InputError(f"--method {chosen.name} has no model to reorder; order= is for methods that "
+        if not chosen.honours("reorder", choice):
+            who = f"--method {chosen.name}" + (f" with --solver {choice.solver}" if chosen.honours("reorder") else "")
+            raise InputError(f"{who} has no model to reorder; order= is for methods and solvers that "
                              "honour reordered instances")
         choice = dataclasses.replace(choice, order=seed)
     if isolated is None:
@@ -239,9 +241,9 @@ def _count_job(problem: Problem, choice: Choice, fundamental: bool) -> tuple[int
 
 
 def count(problem: ProblemLike, method: str | Method | None = None, variant: str | None = None,
-          solver: str | None = None, *, fundamental: bool = False, time_limit: Any = None,
+          solver: str | None = None, *, fundamental: bool = False, time_limit: object = None,
           settings: str | None = None, progress: Callable[[int, int | None], None] | None = None,
-          isolated: bool | None = None, max_memory: Any = None,
+          isolated: bool | None = None, max_memory: object = None,
           stop: Callable[[], bool] | None = None) -> CountResult:
     """Count the boards of ``problem`` (and the fundamental ones, up to the 8 symmetries, if asked).
 
@@ -272,8 +274,8 @@ def count(problem: ProblemLike, method: str | Method | None = None, variant: str
                          break_symmetry=problem.break_symmetry, variant_kind=chosen.variant_word,
                          settings=choice.settings)
 
-    def relay(message: Any) -> None:
-        if progress is not None:
+    def relay(message: object) -> None:
+        if progress is not None and isinstance(message, tuple):
             progress(*message)
 
     run = None
@@ -360,7 +362,7 @@ def _boards_job(problem: Problem, choice: Choice, limit: int | None) -> bool:
 
 
 def first_boards(problem: ProblemLike, method: str | Method | None = None, variant: str | None = None,
-                 solver: str | None = None, *, limit: int | None = None, time_limit: Any = None,
+                 solver: str | None = None, *, limit: int | None = None, time_limit: object = None,
                  settings: str | None = None, stop: Callable[[], bool] | None = None) -> tuple[list[Board], bool]:
     """The first ``limit`` boards (all of them if None), each verified, found in a child process.
 
@@ -407,19 +409,19 @@ def count_estimate(problem: ProblemLike, method: str | Method | None = None) -> 
 
 
 def solve_sat(problem: ProblemLike, encoding: str | None = None, solver: str | None = None,
-              time_limit: Any = None) -> SolveResult:
+              time_limit: object = None) -> SolveResult:
     """Solve by SAT: ``solve(problem, "sat", encoding, solver, time_limit=...)``."""
     return solve(problem, "sat", encoding, solver, time_limit=time_limit)
 
 
 def solve_ilp(problem: ProblemLike, formulation: str | None = None, solver: str | None = None,
-              time_limit: Any = None, settings: str | None = None) -> SolveResult:
+              time_limit: object = None, settings: str | None = None) -> SolveResult:
     """Solve by ILP: ``solve(problem, "ilp", formulation, solver, time_limit=..., settings=...)``."""
     return solve(problem, "ilp", formulation, solver, time_limit=time_limit, settings=settings)
 
 
 def count_solutions(problem: ProblemLike, encoding: str | None = None, solver: str | None = None,
-                    fundamental: bool = False, time_limit: Any = None) -> CountResult:
+                    fundamental: bool = False, time_limit: object = None) -> CountResult:
     """Count by SAT enumeration: ``count(problem, "sat", encoding, solver, ...)``."""
     return count(problem, "sat", encoding, solver, fundamental=fundamental, time_limit=time_limit)
 

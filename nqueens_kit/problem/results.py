@@ -20,12 +20,21 @@ Vocabulary, said once for the whole kit:
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 from ..errors import InputError
 from .board import Board, Cell, Problem, canonical, shown, verify
+
+#: A value as JSON holds it: what results, options and extras carry to files and back.
+JSON = str | int | float | bool | None | Sequence["JSON"] | Mapping[str, "JSON"]
+#: A solver's statistics: its counters (conflicts, nodes, LP iterations, ...) as integers, its own times in
+#: seconds, and words such as the status it gave (each solver fills the keys it has).
+Statistics = dict[str, int | float | str | None]
+#: The solver options a run used, as recorded in results and sidecars (``settings`` first).
+Options = dict[str, JSON]
 
 
 class Status(str, Enum):
@@ -234,3 +243,13 @@ class CountResult:
             data["break_symmetry"] = True
         data.update(self.extra)
         return data
+
+
+def infeasible_message(problem: Problem) -> str:
+    """Why there is no board, in the words of the problem's own restrictions."""
+    if problem.blocked:
+        keep = " and keeps the pre-placed queens" if problem.preplaced else ""
+        return f"no board of {problem.n}-queens avoids the {len(problem.blocked)} blocked cells{keep}"
+    if problem.preplaced:
+        return f"the pre-placed queens cannot be completed to a solution of {problem.n}-queens"
+    return f"{problem.n}-queens has no solution (only n = 2 and n = 3 have none)"

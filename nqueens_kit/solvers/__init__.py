@@ -5,9 +5,13 @@
 - :mod:`.embedded`: pycosat (the default SAT solver).
 - :mod:`.python_sat`: CaDiCaL, Glucose and MiniSat through python-sat.
 - :mod:`.dimacs_binary`: any DIMACS executable (``minisat``, ``cadical``, ``kissat``, ...).
-- :mod:`.ilp_pulp`: CBC (the default ILP solver) and HiGHS through PuLP.
+- :mod:`.ilp_pulp`: the ILP family (:class:`IlpSolver`: PuLP hands each entry the model): CBC (the default ILP
+  solver) and HiGHS; :mod:`.ilp_scip`: SCIP through PySCIPOpt.
+- :mod:`.cp`: the CP family (:class:`~.cp.CpSolver`: the method hands each entry the problem and formulation);
+  :mod:`.cp_sat`: OR-Tools CP-SAT (the default CP solver); :mod:`.minizinc`: Gecode through MiniZinc.
 
-:data:`SAT_SOLVERS` and :data:`ILP_SOLVERS` are ordered: the first is the default.  :func:`get_solver`
+:data:`SAT_SOLVERS`, :data:`ILP_SOLVERS` and :data:`CP_SOLVERS` are ordered: the first is the default; an ILP or
+CP entry is one line of :data:`ENTRIES`.  :func:`get_solver`
 looks a name up for a method, with one-line errors that say what the name is if it belongs elsewhere;
 any executable on PATH (or a path) is accepted as a SAT solver.
 
@@ -22,7 +26,8 @@ from __future__ import annotations
 import _thread
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from ..errors import InputError, SolverNotAvailable
 from .base import Capabilities, SatOutcome, SatSolver, Solver, wrong_method
@@ -31,6 +36,7 @@ from .embedded import Pycosat
 from .python_sat import PySat
 
 if TYPE_CHECKING:
+    from .cp import CpSolver
     from .ilp_pulp import Cbc, Highs, IlpSolver
 
 #: When to pick the entries for large boards (``nqueens-kit solvers`` prints it), from the measurements of the
@@ -68,36 +74,66 @@ SAT_SOLVERS: dict[str, SatSolver] = {
     )
 }
 
-#: Ordered registry of ILP solvers: the first is the default.  It is made, and :mod:`.ilp_pulp` imported, when
-#: it is first asked for (a SAT solve does not pay for it), as are :data:`REGISTRIES`, ``Cbc``, ``Highs`` and
-#: ``IlpSolver``.
+#: The ILP and CP solver entries, one line each (``module:Class`` under this package), in registry order: the
+#: first is the default.  A registry is made, and its modules imported, when it is first asked for (a SAT solve
+#: does not pay for PuLP or OR-Tools).
+ENTRIES = {
+    "ilp": ("ilp_pulp:Cbc", "ilp_pulp:Highs"),
+    "cp": ("cp_sat:CpSat",),
+}
+#: Ordered registries of ILP and CP solvers (made on first use, as are :data:`REGISTRIES`, ``Cbc``, ``Highs`` and
+#: ``IlpSolver``).
 ILP_SOLVERS: dict[str, IlpSolver]
+CP_SOLVERS: dict[str, CpSolver]
 #: Method -> its registry.
-REGISTRIES: dict[str, dict[str, SatSolver] | dict[str, IlpSolver]]
-_ILP_NAMES = ("Cbc", "Highs", "IlpSolver", "ILP_SOLVERS", "REGISTRIES")
+REGISTRIES: dict[str, dict[str, Solver]]
 
 
 #: One registry for every thread: two threads asking first at once (two apps' jobs) must not make two.
-_ILP_LOCK = _thread.allocate_lock()
+_LAZY_LOCK = _thread.allocate_lock()
 
 
-def __getattr__(name: str) -> Any:
-    """The ILP registry and its classes, made on first use (PEP 562) and kept here after."""
-    if name not in _ILP_NAMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    with _ILP_LOCK:
-        if name in globals():  # made by another thread while this one waited
-            return globals()[name]
+def registry(method: str) -> dict[str, Solver]:
+    """The ordered registry of ``method`` (``sat``, ``ilp``, ``cp``), made from its :data:`ENTRIES` lines when it is
+    first asked for; only its own modules are imported."""
+    if method == "sat":
+        return dict(SAT_SOLVERS)
+    with _LAZY_LOCK:
+        made = _MADE.get(method)
+        if made is None:
+            from importlib import import_module
+
+            made = {}
+            for line in ENTRIES[method]:
+                module, _, cls = line.partition(":")
+                entry = getattr(import_module(f"{__name__}.{module}"), cls)()
+                if not isinstance(entry, Solver) or entry.method != method:
+                    raise TypeError(f"the solver entry {line!r} is not a {method} solver ({entry!r})")
+                made[entry.name] = entry
+            if sys.platform == "emscripten" and method == "ilp":
+                from .browser import for_browser, ilp_entries
+
+                made = for_browser(made, ilp_entries)
+            _MADE[method] = made
+    return made
+
+
+_MADE: dict[str, dict[str, Solver]] = {}
+
+
+def __getattr__(name: str) -> object:
+    """The ILP and CP registries and the ILP classes, made on first use (PEP 562)."""
+    if name == "ILP_SOLVERS":
+        return registry("ilp")
+    if name == "CP_SOLVERS":
+        return registry("cp")
+    if name == "REGISTRIES":
+        return {method: registry(method) for method in ("sat", *ENTRIES)}
+    if name in ("Cbc", "Highs", "IlpSolver"):
         from . import ilp_pulp
 
-        ilp: dict[str, ilp_pulp.IlpSolver] = {s.name: s for s in (ilp_pulp.Cbc(), ilp_pulp.Highs())}
-        if sys.platform == "emscripten":
-            from .browser import for_browser, ilp_entries
-
-            ilp = for_browser(ilp, ilp_entries)
-        globals().update(Cbc=ilp_pulp.Cbc, Highs=ilp_pulp.Highs, IlpSolver=ilp_pulp.IlpSolver, ILP_SOLVERS=ilp,
-                         REGISTRIES={"sat": SAT_SOLVERS, "ilp": ilp})
-        return globals()[name]
+        return getattr(ilp_pulp, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 if sys.platform == "emscripten":  # the browser edition: its entries first (outside a browser nothing changes)
@@ -106,11 +142,8 @@ if sys.platform == "emscripten":  # the browser edition: its entries first (outs
     SAT_SOLVERS = for_browser(SAT_SOLVERS, sat_entries)
 
 
-def _registry(method: str) -> dict[str, SatSolver] | dict[str, IlpSolver]:
-    if method == "sat":
-        return SAT_SOLVERS
-    registries: dict[str, dict[str, SatSolver] | dict[str, IlpSolver]] = __getattr__("REGISTRIES")
-    return registries[method]
+def _registry(method: str) -> Mapping[str, Solver]:
+    return SAT_SOLVERS if method == "sat" else registry(method)
 
 
 def default_solver(method: str) -> str:
@@ -118,7 +151,7 @@ def default_solver(method: str) -> str:
 
 
 def get_solver(method: str, name: str | None) -> Solver:
-    """The solver called ``name`` for ``method`` (``sat`` or ``ilp``); None means the default.
+    """The solver called ``name`` for ``method`` (``sat``, ``ilp`` or ``cp``); None means the default.
 
     A SAT solver may also be any executable on PATH, or a path to one, that prints the competition format.
     """
@@ -130,7 +163,7 @@ def get_solver(method: str, name: str | None) -> Solver:
     if name in registry:
         return registry[name]
     extra = ", or any DIMACS solver on PATH (or a path to one)" if registry is SAT_SOLVERS else ""
-    for other in ("sat", "ilp"):  # before PATH: a `cbc` executable is CBC, not a DIMACS SAT solver
+    for other in ("sat", *ENTRIES):  # before PATH: a `cbc` executable is CBC, not a DIMACS SAT solver
         if other != method and name in _registry(other):
             raise InputError(wrong_method(name, other.upper(), other, method.upper(), list(registry), extra))
     found = executable_solver(name) if registry is SAT_SOLVERS else None
@@ -160,7 +193,8 @@ def available_solvers(method: str) -> list[str]:
 
 
 __all__ = [
-    "ILP_SOLVERS", "REGISTRIES", "SAT_SOLVERS", "Binary", "Capabilities", "Cbc", "Highs", "IlpSolver",
+    "CP_SOLVERS", "ENTRIES", "ILP_SOLVERS", "REGISTRIES", "SAT_SOLVERS", "Binary", "Capabilities", "Cbc",
+    "Highs", "IlpSolver", "registry",
     "PySat", "Pycosat", "SatOutcome", "SatSolver", "Solver", "available_solvers", "default_solver",
     "executable_solver", "get_solver",
 ]

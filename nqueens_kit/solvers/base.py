@@ -12,10 +12,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from importlib import import_module
 
 from ..errors import InputError, SolverGaveUp, SolverNotAvailable
-from ..problem.results import Answer
+from ..problem.results import JSON, Answer, Statistics
 
 #: How the install hint of a solver that no browser can run begins (``runtime.browser.REFUSED``).
 _NOT_IN_BROWSER = "not in the browser: "
@@ -59,6 +59,23 @@ class Solver:
     #: Whether the kit knows a way to install it (a pip extra or a Debian package); a bare executable name
     #: such as ``glucose`` has none.
     installable = True
+    #: What the entry honours of its method's verbs, problem features and named settings (None: all its method
+    #: has).  The method refuses the rest for this entry with one line naming the entries that can.
+    verbs: frozenset[str] | None = None
+    features: frozenset[str] | None = None
+    settings: frozenset[str] | None = None
+
+    def honours(self, feature: str) -> bool:
+        """Whether the entry honours ``feature`` (when its method does)."""
+        return self.features is None or feature in self.features
+
+    def does(self, verb: str) -> bool:
+        """Whether the entry has ``verb`` (when its method does)."""
+        return self.verbs is None or verb in self.verbs
+
+    def takes(self, settings: str) -> bool:
+        """Whether the entry honours the method's named ``settings``."""
+        return self.settings is None or settings in self.settings
 
     def preload(self) -> None:
         """Import the solver's Python package now (a benchmark does this before its clock starts)."""
@@ -83,7 +100,7 @@ class Solver:
             raise SolverNotAvailable(f"{self.method.upper()} solver {self.name!r} is not installed: {hint}")
         return self
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, JSON]:
         """A row for ``nqueens-kit solvers``."""
         installed = self.available()
         kind = self.method.upper() + (f" ({self.kind})" if self.kind else "")
@@ -93,6 +110,37 @@ class Solver:
                 "advice": self.advice}
 
 
+class PackageSolver(Solver):
+    """A solver that is a Python package run in this process: whether it is installed, how to install it and
+    its version are data (the module it imports, its distribution, the hint, the name its version goes by)."""
+
+    #: The module a solve imports (the solver is installed when it can be found).
+    module = ""
+    #: The distribution whose version is the solver's (``python-sat``, ``ortools``).
+    distribution = ""
+    #: How to install it.
+    hint = ""
+    #: What the version names: ``{product} ({distribution} {version})``.
+    product = ""
+
+    def available(self) -> bool:
+        return importable(self.module)
+
+    def install_hint(self) -> str:
+        return self.hint
+
+    def version(self) -> str | None:
+        found = package_version(self.distribution)
+        return f"{self.product} ({self.distribution} {found})" if found else None
+
+    def preload(self) -> None:
+        super().preload()
+        try:
+            import_module(self.module)
+        except ImportError:
+            pass  # the solve explains a missing package itself
+
+
 @dataclass
 class SatOutcome:
     """A SAT solver's answer: ``sat`` with a model, ``unsat``, or ``unknown`` (stopped without an answer)."""
@@ -100,7 +148,7 @@ class SatOutcome:
     status: Answer | str
     model: list[int] | None = None
     seconds: float = 0.0
-    stats: dict[str, Any] = field(default_factory=dict)
+    stats: Statistics = field(default_factory=dict)
     core: list[int] | None = None  # assumptions that already make it unsatisfiable (when asked)
 
     def __post_init__(self) -> None:

@@ -126,7 +126,7 @@ def highs_pulp_solver(**options: Any) -> Any:
     """A PuLP solver object that writes the model as an LP file and solves it with HiGHS (WebAssembly)."""
     pulp = pulp_module()
 
-    class HiGHS_WASM(pulp.LpSolver):  # type: ignore[name-defined]
+    class HiGHS_WASM(pulp.LpSolver):  # type: ignore[name-defined,misc]  # PuLP has no types
         name = "HiGHS_WASM"
 
         def __init__(self, timeLimit: float | None = None, gapRel: float | None = None, **rest: Any) -> None:

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from ..errors import InputError, SolverError, SolverNotAvailable
-from ..problem.results import Answer
+from ..problem.results import Answer, Statistics
 from ..runtime.isolate import Executed, run_executable
 from .base import Capabilities, Clause, SatOutcome, SatSolver, first_version_line
 
@@ -189,7 +189,7 @@ class Binary(SatSolver):
             shutil.rmtree(folder, ignore_errors=True)
         seconds = time.perf_counter() - start
         # handover_seconds: until the whole formula was written (to the file, or into the solver's pipe)
-        handover = {"handover_seconds": round(handed, 6)}
+        handover: Statistics = {"handover_seconds": round(handed, 6)}
         if status == "timeout":
             return SatOutcome(Answer.UNKNOWN, seconds=seconds, stats={"stopped": "deadline", **handover})
         if status == Answer.UNKNOWN:

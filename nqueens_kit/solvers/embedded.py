@@ -12,35 +12,18 @@ import time
 from collections.abc import Iterator, Sequence
 
 from ..problem.results import Answer
-from .base import Capabilities, Clause, SatOutcome, SatSolver, importable
+from .base import Capabilities, Clause, PackageSolver, SatOutcome, SatSolver
 
 
-class Pycosat(SatSolver):
+class Pycosat(PackageSolver, SatSolver):
     name = "pycosat"
     kind = "embedded"
     description = "PicoSAT embedded in Python (default)"
     capabilities = Capabilities(in_process=True)
     marker = "o"
-
-    def preload(self) -> None:
-        super().preload()
-        try:
-            import pycosat  # noqa: F401
-        except ImportError:
-            pass
-
-    def available(self) -> bool:
-        return importable("pycosat")
-
-    def install_hint(self) -> str:
-        return "pip install pycosat (or conda install -c conda-forge pycosat)"
-
-    def version(self) -> str | None:
-        try:
-            import pycosat
-        except ImportError:
-            return None
-        return f"pycosat {pycosat.__version__} (PicoSAT)"
+    module = distribution = "pycosat"
+    product = "PicoSAT"
+    hint = "pip install pycosat (or conda install -c conda-forge pycosat)"
 
     def solve(self, clauses: Sequence[Clause], num_vars: int, deadline: float | None = None,
               assumptions: Sequence[int] = ()) -> SatOutcome:

@@ -12,20 +12,35 @@ import says what the import error was.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from ..errors import SolverNotAvailable
+from ..problem.results import Options, Statistics
 from .base import Capabilities, Solver, package_version
+
+if TYPE_CHECKING:  # PuLP has no type information: the name says what the object is
+    from pulp import LpSolver
 
 PULP_HINT = "pip install pulp (or conda install -c conda-forge pulp)"
 
+#: The ILP method's named settings, the first the default; every entry takes these, and an entry may have
+#: settings of its own (:attr:`IlpSolver.own_settings`).
+SETTINGS: dict[str, str] = {
+    "tuned": "CBC with feasibility pump, preprocessing and cuts off (faster on large boards, slower on small "
+             "ones: notebook 5 measures it); HiGHS and SCIP defaults",
+    "default": "every solver with its own default settings",
+}
+DEFAULT_SETTINGS = "tuned"
 
-def pulp_module() -> Any:
+
+def pulp_module() -> ModuleType:
     """PuLP, or :class:`SolverNotAvailable` saying whether it is missing or broken."""
     try:
         import pulp
@@ -35,7 +50,8 @@ def pulp_module() -> Any:
         raise SolverNotAvailable(f"PuLP is installed but cannot be imported: {exc}") from None
     except Exception as exc:  # a broken install raises anything at import time
         raise SolverNotAvailable(f"PuLP is installed but cannot be imported: {type(exc).__name__}: {exc}") from None
-    return pulp
+    module: ModuleType = pulp  # PuLP has no type information
+    return module
 
 
 @dataclass(frozen=True)
@@ -46,16 +62,57 @@ class Candidate:
     """
 
     how: str
-    make: Callable[..., Any]
+    make: Callable[..., LpSolver]
     path: str | None = None
 
 
 class IlpSolver(Solver):
-    """An ILP backend reached through PuLP: an ordered list of :class:`Candidate` ways to find it."""
+    """An ILP backend reached through PuLP: an ordered list of :class:`Candidate` ways to find it, and what the
+    method asks of every entry: the options it runs with under the method's named settings (recorded in results),
+    the PuLP keyword options they become, how it keeps a log, the statistics it reports (nodes, LP iterations,
+    its own time), the lines of its log worth reading, and whether it may be asked again after a refusal."""
 
     method = "ilp"
     #: Whether the PuLP class runs an executable (it then takes ``logPath`` and writes temporary files).
     command_line = False
+    #: Named settings only this entry has, beside the method's own: name -> what it means.
+    own_settings: Mapping[str, str] = {}
+
+    def takes(self, settings: str) -> bool:
+        return settings in SETTINGS or settings in self.own_settings
+
+    def options(self, settings: str) -> Options:
+        """The options a solve runs with under the method's ``settings`` (``tuned``, ``default``, or one of
+        :attr:`own_settings`), as recorded in results: ``settings`` first."""
+        return {"settings": settings, **self.thread_options()}
+
+    def thread_options(self) -> Options:
+        """The thread count the solver is given on every run (an LP relaxation too), as recorded; empty when it
+        runs on one thread by itself."""
+        return {}
+
+    def engine_options(self, recorded: Options) -> dict[str, object]:
+        """PuLP's keyword options for the recorded ``options`` (``threads``, a solver's own option list)."""
+        threads = recorded.get("threads")
+        return {"threads": threads} if threads else {}
+
+    def log_options(self, path: str) -> dict[str, object]:
+        """PuLP's keyword options that send the solver's log to ``path``."""
+        return {"logPath": path}
+
+    def read_statistics(self, prob: object, log: str, state: str, stats: Statistics) -> str:
+        """Add the solver's own counters to ``stats`` (from the model PuLP solved, or the log); return the state,
+        which the solver's own word may correct."""
+        return state
+
+    def ask_again(self, prob: object) -> bool:
+        """True when the solver refused to run for a reason this call has now removed (solve once more)."""
+        return False
+
+    def highlights(self, log: str) -> list[str]:
+        """The lines of the solver's log that tell what it did."""
+        return [line.rstrip() for line in log.splitlines() if line.strip()]
+
     def candidates(self) -> Iterator[Candidate]:
         """The ways to reach the solver, best first; each is tried only if the ones before failed."""
         raise NotImplementedError
@@ -87,7 +144,7 @@ class IlpSolver(Solver):
         found = self.find()
         return found.how if found else None
 
-    def engine(self, **options: Any) -> Any:
+    def engine(self, **options: object) -> LpSolver:
         """A PuLP solver object for this backend with PuLP's keyword options (``msg``, ``timeLimit``, ...)."""
         found = self.find()
         if found is None:
@@ -101,10 +158,10 @@ class IlpSolver(Solver):
         return self
 
 
-def _quiet(factory: Callable[..., Any]) -> Callable[..., Any]:
+def _quiet(factory: Callable[..., LpSolver]) -> Callable[..., LpSolver]:
     """PuLP 3.x warns that PULP_CBC_CMD goes away in 4.0; the lookup already falls back to COIN_CMD."""
 
-    def make(**options: Any) -> Any:
+    def make(**options: object) -> LpSolver:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
             return factory(**options)
@@ -149,6 +206,29 @@ class Cbc(IlpSolver):
     def install_hint(self) -> str:
         return ('pip install "pulp[cbc]" (PuLP 4 no longer bundles CBC), or conda install -c conda-forge '
                 "coin-or-cbc, or apt-get install coinor-cbc")
+
+    def options(self, settings: str) -> Options:
+        options = super().options(settings)
+        if settings == "tuned":
+            options["cbc_options"] = list(CBC_TUNED_OPTIONS)
+        return options
+
+    def engine_options(self, recorded: Options) -> dict[str, object]:
+        # CBC runs on one thread unless given ``threads``, and ``threads 1`` switches on its threaded code
+        listed = recorded.get("cbc_options")
+        return {"options": list(listed)} if isinstance(listed, list) else {}
+
+    def read_statistics(self, prob: object, log: str, state: str, stats: Statistics) -> str:
+        for key, pattern in CBC_LOG.items():
+            match = re.search(pattern, log)
+            if match:
+                stats[key] = float(match.group(1)) if "." in match.group(1) else int(match.group(1))
+        return state
+
+    def highlights(self, log: str) -> list[str]:
+        """The settings changed, how each board was found, nodes, strong branching and times."""
+        return [line.rstrip() for line in log.splitlines()
+                if line.strip().startswith(CBC_HIGHLIGHTS) or "Integer solution" in line]
 
     def version(self) -> str | None:
         found = self.find()
@@ -200,3 +280,70 @@ class Highs(IlpSolver):
     def version(self) -> str | None:
         found = package_version("highspy")
         return f"HiGHS (highspy {found})" if found else None
+
+    def thread_options(self) -> Options:
+        # one core per run, so timings compare and parallel sweeps are fair; and HiGHS keeps one thread pool a
+        # process, which refuses a run asking for another size
+        return {"threads": 1}
+
+    def log_options(self, path: str) -> dict[str, object]:
+        # HiGHS writes its log to a file when asked (and nothing to the screen); msg stays False, since PuLP 2.8
+        # would hook its own log callback into HiGHS, one that highspy 1.7 on lacks
+        return {"output_flag": True, "log_to_console": False, "log_file": path}
+
+    def read_statistics(self, prob: object, log: str, state: str, stats: Statistics) -> str:
+        """HiGHS's own counters; its primal solution status overrides a hopeful PuLP reading."""
+        highs = getattr(prob, "solverModel", None)
+        if highs is None or not hasattr(highs, "getInfo"):
+            return state
+        info = highs.getInfo()
+        stats["nodes"] = int(getattr(info, "mip_node_count", 0) or 0)
+        stats["iterations"] = int(getattr(info, "simplex_iteration_count", 0) or 0)
+        if hasattr(highs, "getRunTime"):
+            stats["solver_seconds"] = round(float(highs.getRunTime()), 6)
+        stats["solver_status"] = highs.modelStatusToString(highs.getModelStatus())
+        feasible = 2  # kSolutionStatusFeasible
+        if state in ("optimal", "feasible") and getattr(info, "primal_solution_status", feasible) != feasible:
+            return "none"
+        return state
+
+    def ask_again(self, prob: object) -> bool:
+        """When HiGHS refused to run because this process's thread pool has another size, reset the pool.
+
+        HiGHS starts one thread pool a process, sized by the first run's ``threads`` option, and a later run
+        asking for another size stops before solving, with model status "Not Set".  The kit asks for one thread
+        every time, but other code in the same process (a notebook cell calling highspy or ``pulp.HiGHS`` with
+        its defaults) may have started the pool first.
+        """
+        highs = getattr(prob, "solverModel", None)
+        if highs is None or not hasattr(highs, "getModelStatus") or not hasattr(highs, "resetGlobalScheduler"):
+            return False
+        if highs.modelStatusToString(highs.getModelStatus()) != "Not Set":
+            return False
+        highs.resetGlobalScheduler(True)
+        return True
+
+    def highlights(self, log: str) -> list[str]:
+        """The branch-and-bound table and where the LP iterations went."""
+        lines = [line.rstrip() for line in log.splitlines()]
+        return [line for line in lines if HIGHS_ROW.match(line) or line.strip().startswith(
+            ("Src  Proc.", "Status", "Primal bound", "Dual bound", "Nodes", "LP iterations")) or line.strip().endswith(
+            ("(strong br.)", "(separation)", "(heuristics)"))]
+
+
+#: CBC's options under the ``tuned`` settings: the feasibility pump, preprocessing and cuts off.
+CBC_TUNED_OPTIONS = ["feas off", "preprocess off", "cuts off"]
+#: What the kit reads from CBC's log; CBC 2.10 writes "Time (Wallclock seconds):", newer builds
+#: "Time (B&C, Wallclock seconds):" and "... (CPU seconds):" on the total line.
+CBC_LOG = {
+    "nodes": r"Enumerated nodes:\s+(\d+)",
+    "iterations": r"Total iterations:\s+(\d+)",
+    "solver_seconds": r"Time \((?:B&C, )?Wallclock seconds\):\s+([\d.]+)",
+    "solver_cpu_seconds": r"\(CPU seconds\):\s+([\d.]+)",
+}
+#: Lines of a CBC log worth reading aloud: the settings changed, each integer solution found and how,
+#: the search summary, strong branching, and the totals.
+CBC_HIGHLIGHTS = ("Option for", "Continuous objective", "Cbc0001I", "Cbc0032I", "Cbc0035I", "Cbc0038I",
+                  "Result -", "Enumerated nodes", "Total iterations", "Time (", "Total time")
+#: A row of HiGHS's branch-and-bound table: source letter, nodes, queue, leaves, explored %, ...
+HIGHS_ROW = re.compile(r"^\s*[A-Za-z]?\s+\d+\s+\d+\s+\d+\s+[\d.]+%")

@@ -15,18 +15,21 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 
-from ..problem.results import Answer
-from .base import Capabilities, Clause, SatOutcome, SatSolver, importable, package_version
+from ..problem.results import Answer, Statistics
+from .base import Capabilities, Clause, PackageSolver, SatOutcome, SatSolver
 
 #: python-sat is published as .dev releases only, so pip needs the pre-release named.
 INSTALL_HINT = ('pip install "nqueens-kit[pysat]" '
                 '(python-sat is published as .dev releases: pip install --pre python-sat)')
 
 
-class PySat(SatSolver):
+class PySat(PackageSolver, SatSolver):
     """One solver of python-sat, by its backend name (``cadical195``, ``glucose4``, ``minisat22``)."""
 
     kind = "pysat"
+    module = "pysat.solvers"
+    distribution = "python-sat"
+    hint = INSTALL_HINT
 
     def __init__(self, name: str, backend: str, description: str, *, marker: str, proofs: bool = False,
                  time_limit: bool = True, incremental: bool = True, statistics: bool = True,
@@ -35,22 +38,9 @@ class PySat(SatSolver):
         self.capabilities = Capabilities(in_process=True, time_limit=time_limit, incremental=incremental,
                                          proofs=proofs, statistics=statistics, assumptions=assumptions)
 
-    def preload(self) -> None:
-        super().preload()
-        try:
-            import pysat.solvers  # noqa: F401
-        except ImportError:
-            pass  # the solve explains a missing python-sat itself
-
-    def available(self) -> bool:
-        return importable("pysat.solvers")
-
-    def install_hint(self) -> str:
-        return INSTALL_HINT
-
-    def version(self) -> str | None:
-        found = package_version("python-sat")
-        return f"{self.description.split(' through')[0]} (python-sat {found})" if found else None
+    @property
+    def product(self) -> str:  # type: ignore[override]
+        return self.description.split(" through")[0]
 
     def _new(self, clauses: Sequence[Clause]) -> object:
         from pysat.solvers import Solver
@@ -97,10 +87,11 @@ class PySat(SatSolver):
         finally:
             solver.delete()
 
-    def _stats(self, solver: object) -> dict[str, object]:
+    def _stats(self, solver: object) -> Statistics:
         if not self.capabilities.statistics:
             return {}
-        return dict(solver.accum_stats() or {})  # type: ignore[attr-defined]
+        found = solver.accum_stats() or {}  # type: ignore[attr-defined]
+        return {str(key): value for key, value in found.items() if isinstance(value, (int, float, str))}
 
     def models(self, clauses: Sequence[Clause], num_vars: int,
                block: Callable[[list[int]], Clause]) -> Iterator[list[int]]:

@@ -18,50 +18,47 @@ was used is returned in ``SolveResult.options`` and written to ``--json`` and th
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ...errors import InputError
 from ...problem.board import Cell, Problem
+from ...problem.results import Options
 from ...runtime.limits import ILP_BYTES_PER_NONZERO, ILP_BYTES_PER_VARIABLE, Size
+from ...solvers.ilp_pulp import DEFAULT_SETTINGS, SETTINGS, IlpSolver
 
-#: Named solver settings: the first is the default.
-SETTINGS: dict[str, str] = {
-    "tuned": "CBC with feasibility pump, preprocessing and cuts off (faster on large boards, slower on small "
-             "ones: notebook 5 measures it); HiGHS defaults",
-    "default": "every solver with its own default settings",
-}
-DEFAULT_SETTINGS = "tuned"
-#: Solvers told to use one thread under every settings (recorded as ``threads: 1``).  CBC is not among
-#: them: it runs on one thread unless given ``threads``, and ``threads 1`` switches on its threaded code.
-SINGLE_THREADED = ("highs",)
-CBC_TUNED_OPTIONS = ["feas off", "preprocess off", "cuts off"]
+if TYPE_CHECKING:  # PuLP has no type information: these names say what the objects are
+    from pulp import LpAffineExpression, LpConstraint, LpVariable
+
+
+def all_settings() -> dict[str, str]:
+    """The method's named settings, then those that only some solver entry has (SCIP's ``no-conflicts``)."""
+    from ...solvers import registry
+
+    own = {name: text for entry in registry("ilp").values() if isinstance(entry, IlpSolver)
+           for name, text in entry.own_settings.items()}
+    return {**SETTINGS, **own}
 
 
 def get_settings(name: str | None) -> str:
     if name is None:
         return DEFAULT_SETTINGS
-    if not isinstance(name, str) or name not in SETTINGS:
-        raise InputError(f"unknown solver settings {str(name)[:40]!r}; valid: {', '.join(SETTINGS)}")
+    valid = all_settings()
+    if not isinstance(name, str) or name not in valid:
+        raise InputError(f"unknown solver settings {str(name)[:40]!r}; valid: {', '.join(valid)}")
     return name
 
 
-def thread_options(solver: str) -> dict[str, Any]:
-    """The thread count a solver is given on every run (an LP relaxation too), as recorded in results: one
-    core per run, so timings compare and parallel sweeps are fair; and HiGHS keeps one thread pool a
-    process, which refuses a run asking for another size."""
-    return {"threads": 1} if solver in SINGLE_THREADED else {}
+def solver_options(solver: str, settings: str | None = None) -> Options:
+    """The options ``solver`` runs with under ``settings``, as recorded in results (the entry says)."""
+    from ...solvers import get_solver
 
-
-def solver_options(solver: str, settings: str | None = None) -> dict[str, Any]:
-    """The options a solver runs with under ``settings``, as recorded in results."""
-    settings = get_settings(settings)
-    options: dict[str, Any] = {"settings": settings, **thread_options(solver)}
-    if solver == "cbc" and settings == "tuned":
-        options["cbc_options"] = list(CBC_TUNED_OPTIONS)
-    return options
+    entry = get_solver("ilp", solver)
+    if not isinstance(entry, IlpSolver):
+        raise InputError(f"{solver!r} is not an ILP solver")
+    return entry.options(get_settings(settings))
 
 
 @dataclass(frozen=True)
@@ -83,7 +80,8 @@ class Formulation:
     def sense(self) -> str:
         return "maximise" if self.maximise else "feasibility"
 
-    def constraints(self, problem: Problem, x: dict[Cell, Any], lp_sum: Any) -> Iterator[tuple[Any, str]]:
+    def constraints(self, problem: Problem, x: dict[Cell, LpVariable],
+                    lp_sum: Callable[[list[LpVariable]], LpAffineExpression]) -> Iterator[tuple[LpConstraint, str]]:
         """``(constraint, name)`` for every line and every pre-placed queen.
 
         ``pair_diagonals`` adds no pairs inside rows and columns: x >= 0 with a row sum of 1 already implies
@@ -103,7 +101,8 @@ class Formulation:
         for r, c in problem.blocked:
             yield x[r, c] + 0 == 0, f"blocked_{r}_{c}"
 
-    def objective(self, x: dict[Cell, Any], lp_sum: Any) -> Any:
+    def objective(self, x: dict[Cell, LpVariable],
+                  lp_sum: Callable[[list[LpVariable]], LpAffineExpression]) -> LpAffineExpression | None:
         """The objective expression, or None for a feasibility problem."""
         return lp_sum(list(x.values())) if self.maximise else None
 

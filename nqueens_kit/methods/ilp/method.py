@@ -1,8 +1,9 @@
 """The ILP method: the problem as an integer linear program in a chosen formulation, solved through PuLP.
 
-Its variants are the *formulations* (:mod:`.formulations`), its solvers CBC and HiGHS, its settings the
-recorded ``tuned`` / ``default`` solver options.  Pre-placed queens are ``x = 1``, blocked cells ``x = 0``,
-symmetry breaking lex-leader constraints; counting is by no-good cuts, one full re-solve per board.
+Its variants are the *formulations* (:mod:`.formulations`), its solvers the ILP family's entries (CBC, HiGHS,
+SCIP: :mod:`nqueens_kit.solvers.ilp_pulp`), its settings the recorded ``tuned`` / ``default`` solver options.
+Pre-placed queens are ``x = 1``, blocked cells ``x = 0``, symmetry breaking lex-leader constraints; counting
+is by no-good cuts, one full re-solve per board.
 
 >>> IlpMethod().choose("pairwise", "highs").label
 'ILP pairwise/highs'
@@ -11,22 +12,22 @@ symmetry breaking lex-leader constraints; counting is by no-good cuts, one full 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
 
 from ...palette import OKABE_ITO
 from ...problem.board import Board, Problem
-from ...problem.results import CountResult, SolveResult
+from ...problem.results import CountResult, Options, SolveResult
 from ...runtime.limits import Size
-from ...solvers import ILP_SOLVERS, Solver
+from ...solvers import registry
+from ...solvers.ilp_pulp import IlpSolver
 from ..base import Choice, Method
-from .formulations import FORMULATIONS, SETTINGS, get_formulation, solver_options
+from .formulations import FORMULATIONS, Formulation, all_settings, get_formulation, solver_options
 from .model import iter_boards, solve_here
 
 
 class IlpMethod(Method):
     name = "ilp"
     title = "ILP"
-    summary = "an integer linear program solved by CBC or HiGHS through PuLP"
+    summary = "an integer linear program solved through PuLP by CBC, HiGHS or SCIP"
     variant_word = "formulation"
     model_word = "ILP model"
     verbs = frozenset({"solve", "count", "iterate"})
@@ -37,17 +38,17 @@ class IlpMethod(Method):
     count_rate = 7.0
     bench_variants = ("lines",)
 
-    def variants(self) -> Mapping[str, Any]:
+    def variants(self) -> Mapping[str, Formulation]:
         return FORMULATIONS
 
-    def solvers(self) -> Mapping[str, Solver]:
-        return ILP_SOLVERS
+    def solvers(self) -> Mapping[str, IlpSolver]:
+        return {name: entry for name, entry in registry("ilp").items() if isinstance(entry, IlpSolver)}
 
     def settings(self) -> Mapping[str, str]:
-        return SETTINGS
+        return all_settings()
 
-    def options(self, choice: Choice) -> dict[str, Any]:
-        return solver_options(choice.solver or "", choice.settings)
+    def options(self, choice: Choice) -> Options:
+        return solver_options(choice.solver or next(iter(self.solvers())), choice.settings)
 
     def size(self, problem: Problem, choice: Choice) -> Size:
         return get_formulation(choice.variant).size(problem)

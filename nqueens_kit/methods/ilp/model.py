@@ -33,28 +33,38 @@ from __future__ import annotations
 
 import os
 import random
-import re
 import shutil
 import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import InputError, SolverError
 from ...problem.board import Board, Cell, Problem, lex_pairs, whole_number
-from ...problem.results import SolveResult, Status
+from ...problem.results import Options, SolveResult, Statistics, Status
 from ...runtime.console import silenced
 from ...runtime.files import output_path, written_whole
 from ...runtime.limits import builder_budget, check_size
-from ...solvers import get_solver
+from ...solvers import ILP_SOLVERS, get_solver
 from ...solvers.ilp_pulp import IlpSolver, pulp_module
 from ..base import infeasible_message
-from .formulations import DEFAULT_FORMULATION, Formulation, get_formulation, solver_options, thread_options
+from .formulations import DEFAULT_FORMULATION, Formulation, get_formulation, get_settings
+
+if TYPE_CHECKING:  # PuLP has no type information: these names say what the objects are
+    from pulp import LpAffineExpression, LpConstraint, LpProblem, LpVariable
 
 #: A binary reads as 1 above this value: solvers hand back 0.9999999 or 1e-9, so never test ``== 1``.
 ONE = 0.5
+
+
+def _entry(solver: str | None) -> IlpSolver:
+    """The ILP solver entry called ``solver`` (None: the default), or a one-line error."""
+    entry = get_solver("ilp", solver)
+    if not isinstance(entry, IlpSolver):
+        raise InputError(f"{entry.name} is not an ILP solver entry; valid: {', '.join(ILP_SOLVERS)}")
+    return entry
 
 
 def _as_problem(problem: Problem | int) -> Problem:
@@ -70,8 +80,8 @@ class IlpModel:
 
     problem: Problem
     formulation: Formulation
-    prob: Any
-    x: dict[Cell, Any]
+    prob: LpProblem
+    x: dict[Cell, LpVariable]
     relaxed: bool = False
     build_seconds: float = 0.0
 
@@ -87,7 +97,7 @@ class IlpModel:
         """Constraint names in the order they were added."""
         return [c.name for c in _constraints(self.prob)]
 
-    def constraint(self, name: str) -> Any:
+    def constraint(self, name: str) -> LpConstraint:
         """The PuLP constraint called ``name`` (KeyError if there is none)."""
         found = (self.prob.get_constraint_by_name(name) if hasattr(self.prob, "get_constraint_by_name")
                  else self.prob.constraints.get(name))
@@ -100,14 +110,14 @@ class IlpModel:
         return tuple(sorted(cell for cell, var in self.x.items() if (var.varValue or 0.0) > ONE))
 
 
-def _constraints(prob: Any) -> list[Any]:
+def _constraints(prob: LpProblem) -> list[LpConstraint]:
     """The constraints of an LpProblem: ``prob.constraints()`` in PuLP >= 3.3, a dict before."""
     listed = prob.constraints
     return list(listed()) if callable(listed) else list(listed.values())
 
 
 def build_model(problem: Problem | int, formulation: str | Formulation = DEFAULT_FORMULATION,
-                relax: bool = False, order: int | None = None, max_memory: Any = None) -> IlpModel:
+                relax: bool = False, order: int | None = None, max_memory: object = None) -> IlpModel:
     """The PuLP model of ``problem`` in ``formulation``; ``relax`` makes the variables continuous in 0..1.
     ``order`` renames the variables in a random order and shuffles the constraints (another instance of the
     same model for a solver; the same on every machine for the same seed).
@@ -174,7 +184,7 @@ def add_lex_leader(model: IlpModel) -> int:
     added = 0
     category = pulp.LpContinuous if model.relaxed else pulp.LpBinary
     for k, (_name, pairs) in enumerate(lex_pairs(model.problem.n)):
-        previous: Any = 1
+        previous: LpAffineExpression | int = 1
         for i, (p, q) in enumerate(pairs):
             x, y = model.x[p], model.x[q]
             if hasattr(model.prob, "add_variable"):  # PuLP 4: variables belong to the problem
@@ -202,22 +212,12 @@ class _Run:
 
     state: str
     seconds: float
-    stats: dict[str, Any]
-    options: dict[str, Any]
+    stats: Statistics
+    options: Options
     log: str = ""
 
 
-#: What the kit reads from CBC's log; CBC 2.10 writes "Time (Wallclock seconds):", newer builds
-#: "Time (B&C, Wallclock seconds):" and "... (CPU seconds):" on the total line.
-_CBC_LOG = {
-    "nodes": r"Enumerated nodes:\s+(\d+)",
-    "iterations": r"Total iterations:\s+(\d+)",
-    "solver_seconds": r"Time \((?:B&C, )?Wallclock seconds\):\s+([\d.]+)",
-    "solver_cpu_seconds": r"\(CPU seconds\):\s+([\d.]+)",
-}
-
-
-def _classify(prob: Any, returned: Any) -> tuple[str, dict[str, Any]]:
+def _classify(prob: LpProblem, returned: Any) -> tuple[str, Statistics]:  # PuLP 4's LpSolveStats, or a code
     """``(state, stats)`` from what ``prob.solve`` returned (PuLP 4) or left on ``prob`` (PuLP 2 / 3)."""
     if hasattr(returned, "has_solution"):  # PuLP 4: an LpSolveStats
         status = getattr(returned.status, "name", str(returned.status))
@@ -225,7 +225,7 @@ def _classify(prob: Any, returned: Any) -> tuple[str, dict[str, Any]]:
             state = "optimal" if status in ("Optimal", "GapLimit") else "feasible"
         else:
             state = "infeasible" if status == "Infeasible" else "none"
-        stats: dict[str, Any] = {"solver_status": status, "solver_seconds": round(float(returned.time), 6)}
+        stats: Statistics = {"solver_status": status, "solver_seconds": round(float(returned.time), 6)}
         if getattr(returned, "nodes", None) is not None:
             stats["nodes"] = int(returned.nodes)
         return state, stats
@@ -245,68 +245,26 @@ def _classify(prob: Any, returned: Any) -> tuple[str, dict[str, Any]]:
     return state, stats
 
 
-def _highs_stats(prob: Any, state: str, stats: dict[str, Any]) -> str:
-    """Add HiGHS's own counters; HiGHS's primal solution status overrides a hopeful PuLP reading."""
-    highs = getattr(prob, "solverModel", None)
-    if highs is None or not hasattr(highs, "getInfo"):
-        return state
-    info = highs.getInfo()
-    stats["nodes"] = int(getattr(info, "mip_node_count", 0) or 0)
-    stats["iterations"] = int(getattr(info, "simplex_iteration_count", 0) or 0)
-    if hasattr(highs, "getRunTime"):
-        stats["solver_seconds"] = round(float(highs.getRunTime()), 6)
-    stats["solver_status"] = highs.modelStatusToString(highs.getModelStatus())
-    feasible = 2  # kSolutionStatusFeasible
-    if state in ("optimal", "feasible") and getattr(info, "primal_solution_status", feasible) != feasible:
-        return "none"
-    return state
-
-
-def _reset_refused_thread_pool(prob: Any) -> bool:
-    """When HiGHS refused to run because this process's thread pool has another size, reset the pool (so
-    that a second try runs) and return True.
-
-    HiGHS starts one thread pool a process, sized by the first run's ``threads`` option, and a later run asking
-    for another size stops before solving, with model status "Not Set".  The kit asks for one thread every
-    time, but other code in the same process (a notebook cell calling highspy or ``pulp.HiGHS`` with its
-    defaults) may have started the pool first.
-    """
-    highs = getattr(prob, "solverModel", None)
-    if highs is None or not hasattr(highs, "getModelStatus") or not hasattr(highs, "resetGlobalScheduler"):
-        return False
-    if highs.modelStatusToString(highs.getModelStatus()) != "Not Set":
-        return False
-    highs.resetGlobalScheduler(True)
-    return True
-
-
 def _remaining(deadline: float | None) -> float | None:
     return None if deadline is None else max(0.05, deadline - time.monotonic())
 
 
 def _run(model: IlpModel, backend: IlpSolver, deadline: float | None, settings: str | None,
          keep_log: bool = False) -> _Run:
-    """Solve ``model`` once.  PuLP's files and CBC's log live in a private temporary folder."""
+    """Solve ``model`` once.  PuLP's files and the solver's log live in a private temporary folder."""
     pulp = pulp_module()
-    recorded: dict[str, Any] = (solver_options(backend.name, settings) if not model.relaxed
-                                else {"settings": "relaxation", **thread_options(backend.name)})
-    options: dict[str, Any] = {"msg": False}
+    recorded = backend.options(get_settings(settings)) if not model.relaxed else {
+        "settings": "relaxation", **backend.thread_options()}
+    options: dict[str, object] = {"msg": False, **backend.engine_options(recorded)}
     limit = _remaining(deadline)
     if limit is not None:
         options["timeLimit"] = limit
     if model.formulation.maximise and not model.relaxed:
         options["gapRel"] = recorded["gapRel"] = 0  # "optimal" must mean proven: solved needs the optimum n
-    if recorded.get("cbc_options"):
-        options["options"] = list(recorded["cbc_options"])
-    if recorded.get("threads"):
-        options["threads"] = recorded["threads"]
     with tempfile.TemporaryDirectory(prefix="nqueens-kit-ilp-") as tmp:
         log_path = os.path.join(tmp, "solver.log")
-        if backend.command_line:
-            options["logPath"] = log_path
-        elif keep_log:  # HiGHS writes its log to a file when asked (and nothing to the screen); msg stays
-            # False, since PuLP 2.8 would hook its own log callback into HiGHS, one that highspy 1.7 on lacks
-            options.update(output_flag=True, log_to_console=False, log_file=log_path)
+        if backend.command_line or keep_log:  # an executable's statistics are in its log
+            options.update(backend.log_options(log_path))
         try:
             engine = backend.engine(**options)
         except TypeError:  # a PuLP whose solver takes no thread count: it runs single-threaded anyway
@@ -323,7 +281,7 @@ def _run(model: IlpModel, backend: IlpSolver, deadline: float | None, settings: 
             else:  # in this process: its log goes to a file, and nothing it prints reaches the console
                 with silenced():
                     returned = model.prob.solve(engine)
-                    if _reset_refused_thread_pool(model.prob):
+                    if backend.ask_again(model.prob):
                         returned = model.prob.solve(engine)
         except OSError as exc:
             raise InputError(f"{backend.name} could not write its files in {tmp}: {exc.strerror or exc}") from None
@@ -335,12 +293,7 @@ def _run(model: IlpModel, backend: IlpSolver, deadline: float | None, settings: 
         seconds = time.perf_counter() - start
         state, stats = _classify(model.prob, returned)
         text = Path(log_path).read_text(errors="replace") if os.path.exists(log_path) else ""
-        if backend.command_line and text:
-            for key, pattern in _CBC_LOG.items():
-                match = re.search(pattern, text)
-                if match:
-                    stats[key] = float(match.group(1)) if "." in match.group(1) else int(match.group(1))
-    state = _highs_stats(model.prob, state, stats)
+        state = backend.read_statistics(model.prob, text, state, stats)
     stats["found_as"] = backend.found_as()
     return _Run(state, seconds, stats, recorded, text if keep_log else "")
 
@@ -357,8 +310,7 @@ def solve_here(problem: Problem, formulation: str | Formulation | None = None, s
     ``extra["solver_log"]``.
     """
     form = get_formulation(formulation)
-    backend = get_solver("ilp", solver).require()
-    assert isinstance(backend, IlpSolver)
+    backend = _entry(solver).require()
     model = build_model(problem, form, order=order)
     run = _run(model, backend, deadline, settings, keep_log)
     n = problem.n
@@ -410,8 +362,7 @@ def iter_boards(problem: Problem, formulation: str | Formulation | None = None,
     """
     pulp = pulp_module()
     form = get_formulation(formulation)
-    backend = get_solver("ilp", solver).require()
-    assert isinstance(backend, IlpSolver)
+    backend = _entry(solver).require()
     model = build_model(problem, form)
     n = problem.n
     found = 0
@@ -432,24 +383,11 @@ def iter_boards(problem: Problem, formulation: str | Formulation | None = None,
         model.prob.addConstraint(pulp.lpSum([model.x[cell] for cell in board]) <= n - 1, f"nogood_{found}")
 
 
-#: Lines of a CBC log worth reading aloud: the settings changed, each integer solution found and how,
-#: the search summary, strong branching, and the totals.
-_CBC_HIGHLIGHTS = ("Option for", "Continuous objective", "Cbc0001I", "Cbc0032I", "Cbc0035I", "Cbc0038I",
-                   "Result -", "Enumerated nodes", "Total iterations", "Time (", "Total time")
-#: A row of HiGHS's branch-and-bound table: source letter, nodes, queue, leaves, explored %, ...
-_HIGHS_ROW = re.compile(r"^\s*[A-Za-z]?\s+\d+\s+\d+\s+\d+\s+[\d.]+%")
-
-
 def log_highlights(log: str, solver: str) -> list[str]:
-    """The lines of a CBC or HiGHS log (``extra["solver_log"]`` of :func:`solve_here` with ``keep_log``)
-    that tell what the solver did: for CBC the settings, how each board was found, nodes, strong branching
-    and times; for HiGHS the branch-and-bound table and where its LP iterations went."""
-    lines = [line.rstrip() for line in log.splitlines()]
-    if solver == "cbc":
-        return [line for line in lines if line.strip().startswith(_CBC_HIGHLIGHTS) or "Integer solution" in line]
-    return [line for line in lines if _HIGHS_ROW.match(line) or line.strip().startswith(
-        ("Src  Proc.", "Status", "Primal bound", "Dual bound", "Nodes", "LP iterations")) or line.strip().endswith(
-        ("(strong br.)", "(separation)", "(heuristics)"))]
+    """The lines of a solver's log (``extra["solver_log"]`` of :func:`solve_here` with ``keep_log``) that tell
+    what it did: for CBC the settings, how each board was found, nodes, strong branching and times; for HiGHS
+    the branch-and-bound table and where its LP iterations went (each entry says, :meth:`IlpSolver.highlights`)."""
+    return _entry(solver).highlights(log)
 
 
 # ----------------------------------------------------------------------------------- LP relaxation
@@ -487,9 +425,7 @@ def lp_relaxation(problem: Problem | int, formulation: str | Formulation = DEFAU
     """
     problem = _as_problem(problem)
     form = get_formulation(formulation)
-    backend = get_solver("ilp", solver).require()
-    if not isinstance(backend, IlpSolver):
-        raise InputError(f"{backend.name} cannot solve an LP relaxation; use an ILP solver (cbc or highs)")
+    backend = _entry(solver).require()
     model = build_model(problem, form, relax=True)
     run = _run(model, backend, None, None)
     status = {"optimal": "optimal", "feasible": "optimal", "infeasible": "infeasible"}.get(run.state, "error")

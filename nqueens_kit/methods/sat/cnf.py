@@ -32,7 +32,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from ...errors import ConflictError, InputError
 from ...problem.board import (
@@ -254,7 +254,7 @@ def decode_model(model: Iterable[int], n: int) -> Board:
 
 
 def build_cnf(problem: Problem | int, encoding: str = DEFAULT_ENCODING, define: bool = False,
-              max_memory: Any = None) -> CNF:
+              max_memory: object = None) -> CNF:
     """The CNF of an N-queens problem: for each line, at least one (rows and columns) and at most one in
     the chosen encoding; a unit clause per pre-placed queen (``P[r,c]``) and per blocked cell (``¬P[r,c]``);
     with the problem's symmetry broken, the lex-leader clauses (:func:`lex_leader_clauses`).
@@ -499,7 +499,7 @@ def cnf_size(problem: Problem, encoding: str = DEFAULT_ENCODING, define: bool = 
                 memory=SAT_BYTES_PER_CLAUSE * clauses + SAT_BYTES_PER_VARIABLE * variables)
 
 
-def _clause_index(index: Any, count: int) -> int:
+def _clause_index(index: object, count: int) -> int:
     """``index`` as the 0-based number of one of ``count`` clauses, or a one-line error."""
     number = index if type(index) is int else None if isinstance(index, str) else whole_number(index)
     if number is None or not 0 <= number < count:
@@ -507,12 +507,12 @@ def _clause_index(index: Any, count: int) -> int:
     return number
 
 
-def _check_cnf(cnf: Any) -> None:
+def _check_cnf(cnf: object) -> None:
     if not isinstance(cnf, CNF):
         raise InputError(f"cnf is a formula from build_cnf(...), not {shown(cnf)}")
 
 
-def _check_flag(value: Any, what: str) -> None:
+def _check_flag(value: object, what: str) -> None:
     if not isinstance(value, bool):
         raise InputError(f"{what} is True or False, not {str(value)[:40]!r}")
 
@@ -602,7 +602,7 @@ def write_dimacs(cnf: CNF, path: str | os.PathLike[str], comments: bool = True) 
     return Path(path)
 
 
-def _write_arrays(cnf: CNF, out: Any, comments: bool) -> None:
+def _write_arrays(cnf: CNF, out: IO[bytes], comments: bool) -> None:
     packed = cnf.packed
     write_dimacs_arrays(out, cnf.num_vars, packed.literals, packed.offsets,
                         _dimacs_header_comments(cnf) if comments else (), cnf.groups if comments else ())
@@ -649,7 +649,7 @@ class PackedClauses:
 
     def clause(self, index: int) -> Clause:
         """Clause ``index`` as a list of ints."""
-        return self.literals[int(self.offsets[index]):int(self.offsets[index + 1])].tolist()
+        return [int(lit) for lit in self.literals[int(self.offsets[index]):int(self.offsets[index + 1])]]
 
     def tolist(self) -> list[Clause]:
         """Every clause as a list of ints (what pycosat and python-sat take).

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from math import comb, isqrt
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...errors import InputError
 from ...problem.board import shown, whole_number
@@ -48,6 +48,7 @@ from ...runtime.limits import SAT_BYTES_PER_CLAUSE, SAT_BYTES_PER_VARIABLE, Size
 
 if TYPE_CHECKING:
     import numpy as np
+    import numpy.typing as npt
 
 Clause = list[int]
 
@@ -59,7 +60,7 @@ BYTES_PER_ID = 36
 CHECK_SIZE_ABOVE = 1_000_000
 
 
-def _variable_count(value: Any, what: str) -> int:
+def _variable_count(value: object, what: str) -> int:
     """A whole number of variables from 0 to :data:`MAX_VAR` (not a bool, a float or a string)."""
     number = None if isinstance(value, str) else whole_number(value)
     if number is None or not 0 <= number <= MAX_VAR:
@@ -100,7 +101,7 @@ class VarPool:
         return list(range(first, self.top + 1))
 
 
-def _literals(lits: Any, pool: Any, define: Any, name: str) -> list[int]:
+def _literals(lits: object, pool: object, define: object, name: str) -> list[int]:
     """The literals as a list, checked, for the encoding ``name``; and the formula's size checked too.
 
     A literal above ``pool.top`` would be handed out again as a helper, so the formula would say something
@@ -543,7 +544,7 @@ class _Pieces:
         self.lits: list[np.ndarray] = []
         self.widths: list[np.ndarray] = []
 
-    def add(self, lits: Any, widths: Any) -> None:
+    def add(self, lits: npt.ArrayLike, widths: npt.ArrayLike) -> None:
         import numpy as np
 
         self.lits.append(np.asarray(lits, dtype=np.int32).ravel())

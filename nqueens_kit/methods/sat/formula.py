@@ -285,7 +285,7 @@ def _formula_job(source: Dimacs | str, n: int | None, solver: str, fundamental: 
 
 def count_formula(clauses: list[list[int]] | str | os.PathLike[str], num_vars: int | None = None,
                   n: int | None = None, solver: str | None = None, *, fundamental: bool = False,
-                  break_symmetry: bool = False, time_limit: Any = None, max_memory: Any = None,
+                  break_symmetry: bool = False, time_limit: object = None, max_memory: object = None,
                   progress: Callable[[int, int | None], None] | None = None) -> tuple[CountResult, int]:
     """Count the distinct assignments of the board variables 1..n² over the models of any formula (clauses
     and their variable count, or the path of a DIMACS file); returns the count and how many of those boards

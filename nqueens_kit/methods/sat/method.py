@@ -13,7 +13,6 @@ write proofs of unsatisfiability back ``solve --proof``.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
 
 from ...palette import OKABE_ITO
 from ...problem.board import Board, Problem
@@ -23,7 +22,7 @@ from ...runtime.limits import Size
 from ...solvers import SAT_SOLVERS, Solver, executable_solver
 from ..base import Choice, Method
 from .cnf import cnf_size
-from .encodings import ENCODINGS
+from .encodings import ENCODINGS, Encoding
 from .solve import count_boards, iter_boards, solve_here
 
 
@@ -43,7 +42,7 @@ class SatMethod(Method):
     bench_variants = ("pairwise", "sequential")
     proves = True
 
-    def variants(self) -> Mapping[str, Any]:
+    def variants(self) -> Mapping[str, Encoding]:
         return ENCODINGS
 
     def solvers(self) -> Mapping[str, Solver]:

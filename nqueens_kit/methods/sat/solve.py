@@ -71,8 +71,9 @@ def solve_here(problem: Problem, encoding: str | None = None, solver: str | None
     build_seconds = built - start
     listing = time.perf_counter() - built  # part of the hand-over: the list of lists an in-process solver takes
     outcome = backend.solve(formula, cnf.num_vars, deadline)
-    if "handover_seconds" in outcome.stats:
-        outcome.stats["handover_seconds"] = round(outcome.stats["handover_seconds"] + listing, 6)
+    handed = outcome.stats.get("handover_seconds")
+    if isinstance(handed, (int, float)):
+        outcome.stats["handover_seconds"] = round(handed + listing, 6)
     outcome.seconds += listing
     if renumber is not None and outcome.model:
         back = {new: old for old, new in enumerate(renumber, start=1)}

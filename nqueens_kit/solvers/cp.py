@@ -1,0 +1,194 @@
+"""The CP solver family: what the CP method hands a solver, and what every CP solver entry does with it.
+
+The method describes the model once, solver-neutral: the :class:`~nqueens_kit.problem.board.Problem`, one
+of the :class:`Formulation` objects (one integer variable per row with three AllDifferent constraints, or
+the n² booleans of the lines) and the instance's ``order`` seed.  A :class:`CpSolver` entry builds its own
+native model from that (a CP-SAT model, a MiniZinc model with its data), solves it, enumerates its boards,
+records the options it ran with and reports its statistics.  Each entry says which of the method's verbs,
+problem features and named settings it honours (:class:`~nqueens_kit.solvers.base.Solver`), so the method
+never names a solver.
+
+>>> model_counts(Problem(8), FORMULATIONS["alldifferent"]), model_counts(Problem(8), FORMULATIONS["boolean"])[1]
+((8, 3, 24), 42)
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from ..errors import InputError
+from ..problem.board import Board, Problem
+from ..problem.results import CountResult, Options, SolveResult
+from ..runtime.limits import Size
+from .base import Solver
+
+
+@dataclass(frozen=True)
+class Formulation:
+    """One way of writing N-queens as a constraint model; ``integer``: one integer variable per row."""
+
+    name: str
+    summary: str
+    integer: bool
+
+
+#: The formulations, the default first.
+FORMULATIONS: dict[str, Formulation] = {
+    "alldifferent": Formulation("alldifferent", "q[r] in 1..n per row; AllDifferent on q, q[r] + r and q[r] - r",
+                                integer=True),
+    "boolean": Formulation("boolean", "n² booleans; exactly one per row and column, at most one per diagonal",
+                           integer=False),
+}
+
+#: Named settings of the CP method, the default first (an entry says which it honours and what each means).
+SETTINGS = {"one-worker": "one search worker, as every other method has one core (fair benchmarks)",
+            "all-cores": "one search worker per core (solve only: enumeration uses one)"}
+DEFAULT_SETTINGS = "one-worker"
+#: Boards a solver thread may find ahead of the consumer of an entry's :meth:`CpSolver.boards`.
+QUEUE_BOARDS = 256
+
+T = TypeVar("T")
+
+
+def get_formulation(name: str | Formulation | None) -> Formulation:
+    """A formulation by name (None: the default), or a one-line error listing the valid ones."""
+    if isinstance(name, Formulation):
+        return name
+    if name is None:
+        return next(iter(FORMULATIONS.values()))
+    if not isinstance(name, str) or name not in FORMULATIONS:
+        raise InputError(f"unknown formulation {str(name)[:40]!r} for --method cp; valid: {', '.join(FORMULATIONS)}")
+    return FORMULATIONS[name]
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def workers(settings: str | None, enumerate_all: bool = False) -> int:
+    """Search workers under ``settings``: one, or one per core for ``all-cores`` (never to enumerate)."""
+    return 1 if enumerate_all or (settings or DEFAULT_SETTINGS) == DEFAULT_SETTINGS else cores()
+
+
+def lex_size(n: int) -> tuple[int, int, int]:
+    """``(helpers, clauses, literals)`` of the lex-leader condition for the 7 symmetries: per symmetry and cell it
+    moves one helper and six clauses of 19 literals, less one clause of 5 literals for the first cell (the
+    cells each symmetry moves, in closed form: what :func:`~nqueens_kit.problem.board.lex_pairs` lists)."""
+    odd = n % 2
+    moved = [m for m in [n * n - odd] * 3 + [n * n - n * odd] * 2 + [n * n - n] * 2 if m]
+    return sum(moved), sum(6 * m - 1 for m in moved), sum(19 * m - 5 for m in moved)
+
+
+def model_counts(problem: Problem, formulation: Formulation) -> tuple[int, int, int]:
+    """``(variables, constraints, literals)`` of the model of ``problem`` in ``formulation``, in closed form
+    (symmetry breaking included: the lex-leader clauses, and for ``alldifferent`` the cell booleans channelled
+    to the rows' integers)."""
+    n = problem.n
+    helpers, clauses, lex_literals = lex_size(n) if problem.break_symmetry else (0, 0, 0)
+    if formulation.integer:
+        placed = {r for r, _ in problem.preplaced}
+        blocked = Counter(r for r, _ in problem.blocked)
+        empty = sum(1 for r, cells in blocked.items() if cells == n and r not in placed)  # rows with no cell left
+        variables, constraints, literals = n, 3 + empty, 3 * n
+        if problem.break_symmetry:
+            variables += n * n
+            constraints += 2 * n * n
+            literals += 4 * n * n
+    else:
+        diagonals = max(0, 2 * n - 3)
+        variables = n * n
+        constraints = 2 * n + 2 * diagonals + len(problem.preplaced) + len(problem.blocked)
+        literals = 2 * n * n + (2 * (n * n - 2) if n > 1 else 0) + len(problem.preplaced) + len(problem.blocked)
+    return variables + helpers, constraints + clauses, literals + lex_literals
+
+
+class Feed(Generic[T]):
+    """Items from a producer thread to the generator that hands them on, at most :data:`QUEUE_BOARDS`
+    ahead; when the consumer stops, ``stopped`` is set and ``on_stop`` (the solver's stop) is called."""
+
+    _END = object()
+
+    def __init__(self) -> None:
+        self.queue: queue.Queue[object] = queue.Queue(maxsize=QUEUE_BOARDS)
+        self.stopped = threading.Event()
+        self.on_stop: Callable[[], None] | None = None
+
+    def put(self, item: object) -> bool:
+        """Queue ``item``; False (and nothing queued) once the consumer has stopped."""
+        while not self.stopped.is_set():
+            try:
+                self.queue.put(item, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def hand_on(self, item: object) -> None:
+        self.put(item)
+
+    def _produce(self, produce: Callable[[], None]) -> None:
+        try:
+            produce()
+        except BaseException as exc:  # handed to the consumer, which raises it
+            self.put(exc)
+        self.put(self._END)
+
+    def items(self, produce: Callable[[], None], name: str) -> Iterator[T]:
+        thread = threading.Thread(target=self._produce, args=(produce,), name=name, daemon=True)
+        thread.start()
+        try:
+            while True:
+                item = self.queue.get()
+                if item is self._END:
+                    return
+                if isinstance(item, BaseException):
+                    raise item
+                yield item  # type: ignore[misc]  # only the producer's items of type T reach here
+        finally:
+            self.stopped.set()
+            if self.on_stop is not None:
+                self.on_stop()
+            thread.join()
+
+
+class CpSolver(Solver):
+    """A CP solver entry (see the module docstring).  :meth:`solve` and :meth:`boards` run in this process; the
+    method's verbs add time limits, child processes and the independent verification of every board."""
+
+    method = "cp"
+
+    def options(self, settings: str | None, order: int | None, enumerate_all: bool = False) -> Options:
+        """The options a run uses under the method's ``settings`` and the instance ``order``, as recorded in
+        results (``settings`` first)."""
+        raise NotImplementedError
+
+    def size(self, problem: Problem, formulation: Formulation) -> Size:
+        """The model's size and the memory a solve of it takes (the size guard's prediction)."""
+        raise NotImplementedError
+
+    def solve(self, problem: Problem, formulation: Formulation, settings: str | None, order: int | None,
+              deadline: float | None) -> SolveResult:
+        """One board, infeasible, or timeout at ``deadline`` (``time.monotonic()`` seconds)."""
+        raise NotImplementedError
+
+    def boards(self, problem: Problem, formulation: Formulation, settings: str | None,
+               order: int | None) -> Iterator[Board]:
+        """Every board of ``problem``, each once, from one search that enumerates all solutions."""
+        raise NotImplementedError
+
+    def count_note(self, result: CountResult) -> str:
+        """How a count was made, for the line under it."""
+        return f"every board from one {self.product_name} search that enumerates all solutions, each verified"
+
+    #: The solver's name in sentences (``CP-SAT``, ``Gecode through MiniZinc``).
+    product_name = "CP"
