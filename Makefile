@@ -10,7 +10,7 @@ APP := $(VENV)/.installed-app
 TEST := $(VENV)/.installed-test
 SITE := $(VENV)/.installed-site
 LITE := $(VENV)/.installed-lite
-SYSTEM_PACKAGES ?= minisat cadical picosat cryptominisat chromium procps
+SYSTEM_PACKAGES ?= minisat cadical picosat cryptominisat minizinc chromium procps
 PYTEST_ARGS ?=
 # JupyterLab refuses to start as root unless told to (containers, lab machines).
 JUPYTER_ROOT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)

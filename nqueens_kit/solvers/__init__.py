@@ -79,7 +79,7 @@ SAT_SOLVERS: dict[str, SatSolver] = {
 #: does not pay for PuLP or OR-Tools).
 ENTRIES = {
     "ilp": ("ilp_pulp:Cbc", "ilp_pulp:Highs"),
-    "cp": ("cp_sat:CpSat",),
+    "cp": ("cp_sat:CpSat", "minizinc:MiniZincGecode"),
 }
 #: Ordered registries of ILP and CP solvers (made on first use, as are :data:`REGISTRIES`, ``Cbc``, ``Highs`` and
 #: ``IlpSolver``).
