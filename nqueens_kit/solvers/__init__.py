@@ -78,7 +78,7 @@ SAT_SOLVERS: dict[str, SatSolver] = {
 #: first is the default.  A registry is made, and its modules imported, when it is first asked for (a SAT solve
 #: does not pay for PuLP or OR-Tools).
 ENTRIES = {
-    "ilp": ("ilp_pulp:Cbc", "ilp_pulp:Highs"),
+    "ilp": ("ilp_pulp:Cbc", "ilp_pulp:Highs", "ilp_scip:Scip"),
     "cp": ("cp_sat:CpSat", "minizinc:MiniZincGecode"),
 }
 #: Ordered registries of ILP and CP solvers (made on first use, as are :data:`REGISTRIES`, ``Cbc``, ``Highs`` and
