@@ -1,4 +1,5 @@
-"""The CP method: the problem as a constraint program, solved by a CP solver entry (OR-Tools CP-SAT by default).
+"""The CP method: the problem as a constraint program, solved by a CP solver entry (OR-Tools CP-SAT by default,
+Gecode through MiniZinc).
 
 Its two *formulations* show what a constraint model can say that CNF and linear constraints cannot:
 
@@ -14,6 +15,8 @@ says what it honours; symmetry breaking is the lex-leader condition of the SAT a
 
 >>> CpMethod().choose("boolean").label
 'CP boolean/cp-sat'
+>>> CpMethod().choose("alldifferent", "minizinc").label
+'CP alldifferent/minizinc'
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from .base import Choice, Method
 class CpMethod(Method):
     name = "cp"
     title = "CP"
-    summary = "a constraint program solved by a CP solver (OR-Tools CP-SAT)"
+    summary = "a constraint program solved by OR-Tools CP-SAT or Gecode (MiniZinc)"
     variant_word = "formulation"
     model_word = "CP model"
     verbs = frozenset({"solve", "count", "iterate"})
