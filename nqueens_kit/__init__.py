@@ -21,9 +21,10 @@ The package's folders are its layers, from the bottom up (each uses only the one
 - :mod:`~nqueens_kit.runtime`: the one way to run a job in a child process with a wall-clock limit, the
   one time-limit check and the size guard;
 - :mod:`~nqueens_kit.formats`: DIMACS CNF files and SAT solvers' output, read safely;
-- :mod:`~nqueens_kit.solvers`: one module per backend family (pycosat, python-sat, DIMACS executables, CBC
-  and HiGHS through PuLP), each registry entry saying whether it is installed, how to install it, its
-  version and what it can do;
+- :mod:`~nqueens_kit.solvers`: one interface per solver family (SAT, ILP through PuLP, CP) and one module per
+  backend (pycosat, python-sat, DIMACS executables; CBC, HiGHS, SCIP; CP-SAT, Gecode through MiniZinc), each
+  registry entry saying whether it is installed, how to install it, its version, what it can do and what it
+  honours;
 - **the method layer**, :mod:`~nqueens_kit.methods`: the contract every method fulfils
   (:class:`~nqueens_kit.methods.Method`), the registry (SAT, ILP, CP, local search, the construction,
   backtracking, model counting; one module or subpackage each) and the verbs :func:`solve`, :func:`count`

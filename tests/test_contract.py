@@ -336,6 +336,17 @@ def test_every_entry_honours_or_refuses_reordering_and_settings(method: Method, 
             one_line_refusal(excinfo, f"--solver {solver}", name)
 
 
+@pytest.mark.parametrize(("method", "solver"), [(m, s) for m, s in ENTRY_PAIRS if s and m.honours("reorder")
+                                                 and not m.solver(s).honours("reorder")])
+def test_a_sweep_of_instances_refuses_an_entry_that_keeps_its_model_as_written(method: Method, solver: str) -> None:
+    """K reordered instances of one model would be K times the same run for an entry that ignores the order."""
+    from nqueens_kit.bench import run_sweep
+
+    with pytest.raises(InputError) as excinfo:
+        run_sweep([method.choose(solver=solver)], [6], repeat=1, instances=3, progress=False, timeout=60)
+    one_line_refusal(excinfo, f"--solver {solver}", "reordered instances")
+
+
 def test_no_method_compares_a_solver_name() -> None:
     """The methods ask their solver entries; none compares a solver's name (a new entry needs no edit there)."""
     names = {name for m in METHOD_LIST for name in m.solvers()}
