@@ -18,7 +18,8 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import SolverError, SolverNotAvailable
 from ..problem.results import Answer
@@ -29,6 +30,10 @@ from .python_sat import PySat
 
 #: HiGHS for the browser: the npm package's ES module and its WebAssembly, served beside Pyodide.
 HIGHS_MODULE = "highs.mjs"
+
+if TYPE_CHECKING:  # Pyodide's and PuLP's objects (neither has type information outside a browser)
+    from pulp import LpProblem, LpSolver
+    from pyodide.ffi import JsProxy
 
 
 class BrowserPySat(PySat):
@@ -54,7 +59,7 @@ class BrowserPySat(PySat):
 
 # -- HiGHS (WebAssembly) ------------------------------------------------------------------------------------
 
-_highs: dict[str, Any] = {}
+_highs: dict[str, JsProxy | str] = {}
 
 
 def _highs_url() -> str:
@@ -80,10 +85,10 @@ def start_loading_highs() -> None:
         promise = run_js(f"import({url!r}).then(m => m.default({{locateFile: f => {url!r}.replace(/[^/]*$/, f)}}))")
         _highs["promise"] = promise
 
-        def keep(module: Any) -> None:
+        def keep(module: JsProxy) -> None:
             _highs["module"] = module
 
-        def fail(error: Any) -> None:
+        def fail(error: object) -> None:
             _highs["error"] = str(error)
 
         promise.then(create_once_callable(keep), create_once_callable(fail))
@@ -91,7 +96,7 @@ def start_loading_highs() -> None:
         _highs["error"] = f"{type(exc).__name__}: {exc}"
 
 
-def highs_module() -> Any:
+def highs_module() -> JsProxy:
     """The loaded HiGHS module, or :class:`SolverNotAvailable` saying why not (still loading, or failed)."""
     start_loading_highs()
     if "module" in _highs:
@@ -109,7 +114,7 @@ def highs_module() -> Any:
     raise SolverNotAvailable("HiGHS (WebAssembly) is still loading; run the cell again in a moment")
 
 
-def _pulp_status(pulp: Any, status: str, has_values: bool) -> tuple[int, int]:
+def _pulp_status(pulp: ModuleType, status: str, has_values: bool) -> tuple[int, int]:
     """PuLP's (status, solution status) for a HiGHS model status."""
     if status == "Optimal":
         return pulp.LpStatusOptimal, pulp.LpSolutionOptimal
@@ -122,21 +127,21 @@ def _pulp_status(pulp: Any, status: str, has_values: bool) -> tuple[int, int]:
     return pulp.LpStatusNotSolved, pulp.LpSolutionNoSolutionFound
 
 
-def highs_pulp_solver(**options: Any) -> Any:
+def highs_pulp_solver(timeLimit: float | None = None, gapRel: float | None = None, **rest: object) -> LpSolver:
     """A PuLP solver object that writes the model as an LP file and solves it with HiGHS (WebAssembly)."""
     pulp = pulp_module()
 
     class HiGHS_WASM(pulp.LpSolver):  # type: ignore[name-defined,misc]  # PuLP has no types
         name = "HiGHS_WASM"
 
-        def __init__(self, timeLimit: float | None = None, gapRel: float | None = None, **rest: Any) -> None:
+        def __init__(self, timeLimit: float | None = None, gapRel: float | None = None, **rest: object) -> None:
             rest.pop("msg", None)
             super().__init__(msg=False, timeLimit=timeLimit, gapRel=gapRel)
 
         def available(self) -> bool:
             return IN_BROWSER
 
-        def actualSolve(self, lp: Any, **kwargs: Any) -> int:
+        def actualSolve(self, lp: LpProblem, **kwargs: object) -> int:
             from pyodide.ffi import to_js
 
             module = highs_module()
@@ -145,7 +150,7 @@ def highs_pulp_solver(**options: Any) -> Any:
                 lp.writeLP(path)
                 with open(path) as handle:
                     text = handle.read()
-            settings: dict[str, Any] = {"output_flag": False}
+            settings: dict[str, bool | float] = {"output_flag": False}
             if self.timeLimit is not None:
                 settings["time_limit"] = float(self.timeLimit)
             if self.optionsDict.get("gapRel") is not None:
@@ -165,10 +170,10 @@ def highs_pulp_solver(**options: Any) -> Any:
             lp.assignStatus(status, solution)
             return status
 
-    return HiGHS_WASM(**options)
+    return HiGHS_WASM(timeLimit=timeLimit, gapRel=gapRel)
 
 
-def _js_object(entries: Any) -> Any:
+def _js_object(entries: JsProxy) -> JsProxy:
     from js import Object
 
     return Object.fromEntries(entries)
@@ -201,7 +206,7 @@ class HighsWasm(IlpSolver):
         return "HiGHS (npm highs 1.15.3, WebAssembly)" if IN_BROWSER else None
 
 
-def sat_entries() -> list[Any]:
+def sat_entries() -> list[Solver]:
     """The browser's own SAT entries (none outside a browser)."""
     if not IN_BROWSER:
         return []
@@ -209,7 +214,7 @@ def sat_entries() -> list[Any]:
                          marker="8", proofs=True, advice="the SAT solver of the browser edition")]
 
 
-def ilp_entries() -> list[Any]:
+def ilp_entries() -> list[Solver]:
     """The browser's own ILP entries (none outside a browser); HiGHS starts loading."""
     if not IN_BROWSER:
         return []
@@ -244,7 +249,7 @@ def not_in_browser(solver: S, reason: str) -> S:
     return copy
 
 
-def for_browser(registry: dict[str, S], entries: Callable[[], list[Any]]) -> dict[str, S]:
+def for_browser(registry: dict[str, S], entries: Callable[[], list[S]]) -> dict[str, S]:
     """``registry`` as the browser has it, ``entries()`` first (see the module docstring); itself outside a
     browser."""
     if not IN_BROWSER:

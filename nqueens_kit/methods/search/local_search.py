@@ -42,7 +42,7 @@ from operator import add
 
 from ...palette import TOL_MUTED
 from ...problem.board import Problem, canonical, from_columns
-from ...problem.results import SolveResult, Status
+from ...problem.results import SolveResult, Statistics, Status
 from ...runtime.limits import Size
 from ..base import Choice, Method
 
@@ -61,6 +61,12 @@ BYTES_PER_QUEEN = 400
 BYTES_PER_QUEEN_CANONICAL = 1600
 
 Stats = dict[str, int]
+
+
+def _recorded(stats: Stats) -> Statistics:
+    """The search's counters as a result records a solver's statistics."""
+    recorded: Statistics = {**stats}
+    return recorded
 
 
 class Stopped(Exception):
@@ -361,18 +367,19 @@ class LocalSearchMethod(Method):
             columns, stats = min_conflicts(problem, deadline)
         except Stopped as stop:
             return SolveResult.of(problem, self.name, Status.TIMEOUT, solve_seconds=time.perf_counter() - start,
-                                  stats=stop.args[0], message="no board found before the time limit; local search "
-                                                              "cannot prove that there is none")
+                                  stats=_recorded(stop.args[0]),
+                                  message="no board found before the time limit; local search cannot prove that there "
+                                          "is none")
         seconds = time.perf_counter() - start
         full = next((r for r, cells in _blocked_rows(problem).items() if len(cells) >= problem.n), None)
         if columns is None and full is not None:
-            return SolveResult.of(problem, self.name, Status.TIMEOUT, solve_seconds=seconds, stats=stats,
+            return SolveResult.of(problem, self.name, Status.TIMEOUT, solve_seconds=seconds, stats=_recorded(stats),
                                   message=f"no board found: every cell of row {full} is blocked, so local search "
                                           "has nowhere to put its queen (--method backtrack or sat says whether "
                                           "a board exists)")
         if columns is None:
             steps, runs = budget(problem.n)
-            return SolveResult.of(problem, self.name, Status.TIMEOUT, solve_seconds=seconds, stats=stats,
+            return SolveResult.of(problem, self.name, Status.TIMEOUT, solve_seconds=seconds, stats=_recorded(stats),
                                   message=f"no board found within the budget of {runs} runs of {steps:,} steps "
                                           "each; local search cannot prove that there is none (--method "
                                           "backtrack or sat can)")
@@ -380,4 +387,4 @@ class LocalSearchMethod(Method):
         if problem.break_symmetry:
             board = canonical(problem.n, board)
         return SolveResult.of(problem, self.name, Status.SOLVED, queens=board,
-                              solve_seconds=time.perf_counter() - start, stats=stats)
+                              solve_seconds=time.perf_counter() - start, stats=_recorded(stats))
