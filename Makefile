@@ -70,15 +70,15 @@ bench: $(COURSE)
 # make site CI=1 builds the short version the tests use.
 SITE_DIR ?= build/site
 site: $(SITE)
-	$(BIN)/python -c 'from nqueens_kit.course.bundle import build_site; print(build_site("$(SITE_DIR)")[-1])'
+	$(BIN)/python book/build_site.py $(SITE_DIR)
 
 # The course in a browser with nothing to install, build/lite/: a JupyterLite site whose Pyodide kernel runs
 # chapters 1-4, 6 and 7 (python-sat for SAT, HiGHS in WebAssembly for ILP); every version and hash it is
-# made of is in nqueens_kit/course/lite.py, downloads are cached in build/lite-cache.  Serve it with
+# made of is in book/build_lite.py, downloads are cached in build/lite-cache.  Serve it with
 # python -m http.server -d build/lite, or publish the folder as a static site.
 LITE_DIR ?= build/lite
 lite: $(LITE)
-	$(BIN)/python -m nqueens_kit.course.lite $(LITE_DIR)
+	$(BIN)/python book/build_lite.py $(LITE_DIR)
 
 install: $(COURSE)
 

@@ -1,10 +1,10 @@
-"""Sphinx configuration of the course's site (``make site``; ``nqueens_kit.course.bundle.build_site``).
+"""Sphinx configuration of the course's site (``make site``; ``build_site.py`` beside it).
 
 The book is built with the stack Jupyter Book 1 wraps: Sphinx, MyST-NB (notebooks as pages), the Sphinx
 Book Theme (table of contents, previous/next, search) and sphinxcontrib-bibtex (``references.bib``).
 ``build_site`` executes the chapters itself (with every widget's final state) and hands them over
 executed, so MyST-NB only renders.  Nothing on a page is fetched from another host: MathJax and the
-Jupyter widgets' HTML manager are copied into ``_static`` from pinned npm packages (``bundle.py``).
+Jupyter widgets' HTML manager are copied into ``_static`` from pinned npm packages (``build_site.py``).
 """
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ nb_merge_streams = True
 # nqk-widgets.js (in _static/widgets) points it at its fonts and lets it typeset with MathJax 3.
 nb_ipywidgets_js = {"widgets/nqk-widgets.js": {}, "widgets/require.min.js": {}, "widgets/embed-amd.js": {}}
 
-# -- Math: MathJax 3 from this site's own _static folder (bundle.py copies it there).
+# -- Math: MathJax 3 from this site's own _static folder (build_site.py copies it there).
 mathjax_path = "mathjax/tex-chtml.js"
 
-# -- Citations: one bibliography file; each chapter lists its own works at its end (bundle.py).
+# -- Citations: one bibliography file; each chapter lists its own works at its end (build_site.py).
 bibtex_bibfiles = ["references.bib"]
 bibtex_default_style = "plain"
 bibtex_reference_style = "author_year"

@@ -18,12 +18,17 @@ from nqueens_kit.bench.phase import instance_problem, peaks, phase_study, phase_
 from nqueens_kit.course.exercises import check_count
 from nqueens_kit.inside.bnb import branch_and_bound
 from nqueens_kit.inside.cdcl import state_at, trace
+from nqueens_kit.inside.figures import (
+    draw_implication_graph,
+    draw_proof_steps,
+    draw_trace_steps,
+    plot_bnb_tree,
+    plot_load_search,
+)
 from nqueens_kit.inside.proofs import prove, replay
 from nqueens_kit.methods import Choice
 from nqueens_kit.solvers import SAT_SOLVERS, available_solvers
-from nqueens_kit.viz.boards import plot_bnb_tree
 from nqueens_kit.viz.charts import plot_phase_effort
-from nqueens_kit.viz.inside import draw_implication_graph, draw_proof_steps, draw_trace_steps, plot_load_search
 from nqueens_kit.viz.style import presentation
 
 from .conftest import need
@@ -172,7 +177,7 @@ def test_the_stored_phase_study_is_the_one_bench_phase_runs() -> None:
 def test_implication_graph_edges_pass_no_other_label() -> None:
     """Every edge is straight or bent around the labels between its ends (the n = 4 graph has one that a
     straight line would draw through another node)."""
-    from nqueens_kit.viz.inside import _bend
+    from nqueens_kit.inside.figures import _bend
 
     assert _bend((0.0, 1.0), (2.0, 0.0), [(1.0, 0.5), (1.0, -0.5)]) != 0.0  # through (1, 0.5): bent
     assert _bend((0.0, 0.0), (2.0, 0.0), [(1.0, 0.5), (1.0, -0.5)]) == 0.0  # between them: straight

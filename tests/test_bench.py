@@ -610,10 +610,10 @@ def test_dask_bad_address_is_one_line(tmp_path, monkeypatch):
 
 
 def test_phase_study_matches_backtracking():
-    from nqueens_kit.bench.instances import parse_cells_text
     from nqueens_kit.bench.phase import phase_study, phase_summary
     from nqueens_kit.methods.search.backtrack import iter_backtrack
     from nqueens_kit.problem.board import Problem
+    from nqueens_kit.problem.instances import parse_cells_text
 
     rows = phase_study([Choice("sat", "pairwise", "pycosat")], [8], [0.0, 0.25, 0.5], instances=4, timeout=30, seed=3)
     assert len(rows) == 4 * 3 and {r["density"] for r in rows} == {0.0, 0.25, 0.5}
@@ -665,7 +665,7 @@ def _completable(n, blocked):
 
 @pytest.mark.parametrize("family", ["blocked", "excluded-diagonals"])
 def test_families_agree_with_an_independent_backtracker(family, tmp_path):
-    from nqueens_kit.bench.instances import family_cells, parse_cells_text
+    from nqueens_kit.problem.instances import family_cells, parse_cells_text
 
     rows = run_sweep([Choice("sat", "sequential", "pycosat"), Choice("ilp", "lines", "cbc")], [6, 8], repeat=1,
                      instances=5, seed=9, family=family, density=0.2, out=tmp_path / "r.csv", progress=False)

@@ -13,10 +13,13 @@ import nbformat
 import pytest
 
 from nqueens_kit.cli import main
-from nqueens_kit.course.bundle import BOOK_FOLDER, build_site, copy_notebooks, notebook_files, notebooks_folder
+from nqueens_kit.course.notebooks import copy_notebooks, notebook_files, notebooks_folder
 from nqueens_kit.errors import InputError
 
+from .book_scripts import site_script
 from .conftest import need
+
+BOOK_FOLDER, build_site, _chapter_title = site_script.BOOK_FOLDER, site_script.build_site, site_script._chapter_title
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -141,8 +144,6 @@ def test_the_bibliography_holds_each_chapters_works():
 
 
 def test_the_landing_page_blurb_never_cuts_a_formula():
-    from nqueens_kit.course.bundle import _chapter_title
-
     cell = nbformat.v4.new_markdown_cell("# 9. A chapter\n\nFirst sentence about $n$ queens on a board.  Second, "
                                          "which is long enough to pass the cut of about two lines of text on the "
                                          "landing page of the site, $x = 1.  y$ here.  Third.\n\nMore.")
@@ -154,8 +155,6 @@ def test_the_landing_page_blurb_never_cuts_a_formula():
 def test_the_landing_page_blurb_is_each_chapters_opening_paragraph_not_its_notes():
     """Every chapter opens with a note set apart as a quote (what differs in the browser): the landing page
     shows the paragraph after it."""
-    from nqueens_kit.course.bundle import _chapter_title
-
     for path in sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("0*.ipynb")):
         nb = nbformat.read(path, as_version=4)
         opening = next(c.source for c in nb.cells if c.cell_type == "markdown")

@@ -10,13 +10,13 @@ import pytest
 
 from nqueens_kit import Problem, build_cnf
 from nqueens_kit.bench import random_preplacement
-from nqueens_kit.bench.instances import random_blocked
 from nqueens_kit.errors import InputError
 from nqueens_kit.inside.cdcl import conflict_steps, implication_graph, trace, trail_at
 from nqueens_kit.inside.domains import cp_strength, domains
 from nqueens_kit.inside.proofs import Proof, check
 from nqueens_kit.inside.propagation import deduced, load_and_search, truth
 from nqueens_kit.inside.symmetry import enumeration_effort
+from nqueens_kit.problem.instances import random_blocked
 from nqueens_kit.problem.reference import published_count
 from nqueens_kit.solvers import SAT_SOLVERS, available_solvers
 

@@ -35,15 +35,16 @@ from pathlib import Path
 
 import pytest
 
-from nqueens_kit.course.lite import PYODIDE_CDN
 from nqueens_kit.problem.board import verify
 from nqueens_kit.problem.reference import published_count
 from nqueens_kit.runtime.browser import importable
 
+from .book_scripts import lite_script
 from .browser_tools import CHROMIUM, CHROMIUM_ARGS, OfflineGate, serving
 from .conftest import need
 
 in_chromium = pytest.mark.browser
+PYODIDE_CDN = lite_script.PYODIDE_CDN
 #: What the chapters' figures load from the Pyodide CDN when online.
 CDN_PACKAGES = ("matplotlib", "numpy")
 
@@ -216,10 +217,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     need(importable("jupyterlite_core") and importable("jupyterlite_pyodide_kernel"),
          "JupyterLite (pip install 'nqueens-kit[lite]')")
     need(shutil.which("npm") is not None, "npm (Debian: apt-get install npm), for Pyodide and HiGHS")
-    from nqueens_kit.course.lite import build_lite
-
     out = tmp_path_factory.mktemp("lite") / "lite"
-    built = build_lite(out, cache=ROOT / "build" / "lite-cache")
+    built = lite_script.build_lite(out, cache=ROOT / "build" / "lite-cache")
     print(f"\nsite: {built['files']} files, {int(built['bytes']) / 1e6:.1f} MB, built in {built['seconds']} s")
     return built
 

@@ -327,7 +327,10 @@ def test_sdist_and_wheel_carry_tests_notebooks_and_types(tmp_path):
     assert {"Makefile", "environment.yml", "LICENSE", "README.md", "pyproject.toml"} <= members
     book = {p.relative_to(ROOT).as_posix() for p in (ROOT / "book").rglob("*")
             if p.is_file() and "__pycache__" not in p.parts}
-    assert {"book/conf.py", "book/index.md", "book/references.bib"} <= book <= members, book - members
+    assert {"book/conf.py", "book/index.md", "book/references.bib", "book/build_site.py",
+            "book/build_lite.py"} <= book <= members, book - members
+    # The site's and the browser edition's build tooling stays in the checkout, out of the installed kit.
+    assert not {"nqueens_kit/course/bundle.py", "nqueens_kit/course/lite.py"} & names
     metadata = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     for line in (f"Project-URL: Source, {SOURCE}", f"Project-URL: Documentation, {DOCS}",
                  "Author: The nqueens-kit maintainers", "Classifier: Programming Language :: Python :: 3.13",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import warnings
 
 import pytest
@@ -218,6 +219,29 @@ def test_plot_time_metric_and_errors():
         plot_time(sweep_rows(), metric="wall")
     with pytest.raises(InputError):
         plot_time([])
+
+
+TIME_LABEL = re.compile(r"\d+(\.\d+)? (µs|ms|s|min)")
+
+
+def visible_tick_labels(axis):
+    """The text of every tick label the axis draws (major and minor, inside its view limits)."""
+    axis.axes.figure.canvas.draw()
+    low, high = sorted(axis.get_view_interval())
+    pairs = [*zip(axis.get_majorticklocs(), axis.get_majorticklabels(), strict=True),
+             *zip(axis.get_minorticklocs(), axis.get_minorticklabels(), strict=True)]
+    return [label.get_text() for loc, label in pairs if label.get_visible() and label.get_text() and low <= loc <= high]
+
+
+@pytest.mark.parametrize("times", [(0.45, 0.6), (0.2, 0.5), (0.08, 0.3, 0.9), (0.001, 2.0), (3e-5, 0.004)],
+                         ids=["a fraction of a decade", "under a decade", "about a decade", "decades", "µs to ms"])
+def test_every_tick_of_a_seconds_axis_reads_as_a_time(times):
+    rows = [row(4 * (i + 1), total=t, solve=t) for i, t in enumerate(times)]
+    for fig, axis in ((plot_time(rows), "y"), (plot_cactus(rows), "y"), (plot_ecdf(rows), "x")):
+        ax = fig.axes[0]
+        labels = visible_tick_labels(ax.yaxis if axis == "y" else ax.xaxis)
+        assert labels, (times, axis)
+        assert all(TIME_LABEL.fullmatch(label) for label in labels), labels
 
 
 def test_plot_size_curves_follow_the_closed_form():

@@ -71,8 +71,8 @@ def test_the_truth_is_what_every_completion_says() -> None:
     """``truth`` (bitmask backtracking) against the boards the kit's row-by-row backtracking lists: the cells
     no completion uses, the cells every completion uses, and whether there is one; pre-placed queens and
     blocked cells."""
-    from nqueens_kit.bench.instances import random_blocked
     from nqueens_kit.methods.search.backtrack import iter_backtrack
+    from nqueens_kit.problem.instances import random_blocked
 
     problems = [Problem(n) for n in range(1, 9)]
     problems += [Problem(n, random_preplacement(n, k, seed=3, instance=i))

@@ -35,11 +35,13 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from nqueens_kit.course.bundle import BOOK_FOLDER, build_site
 from nqueens_kit.runtime.browser import importable
 
+from .book_scripts import site_script
 from .browser_tools import CHROMIUM, CHROMIUM_ARGS, OfflineGate, serving
 from .conftest import need
+
+BOOK_FOLDER, build_site = site_script.BOOK_FOLDER, site_script.build_site
 
 #: The whole site read in a browser is in the deep profile (CI runs it); make test builds one chapter as
 #: the site builds them all and checks its page (tests/test_bundle.py).

@@ -15,14 +15,26 @@ from __future__ import annotations
 
 import html
 import time
-from typing import Any
+from collections.abc import Sequence
 
 import ipywidgets as widgets
 
 from ..methods import Choice, Method, count_estimate, first_boards, get_method, methods_with, solve
-from ..problem.board import Board, Problem
+from ..problem.board import Board, Problem, parse_cell
 from ..problem.results import SolveResult, Status
-from .common import APP_TIME_LIMIT, Job, Messages, clamp_size, dropdown, guarded, installed_solvers, ms, run_text
+from .common import (
+    APP_TIME_LIMIT,
+    Change,
+    Job,
+    Messages,
+    Stop,
+    clamp_size,
+    dropdown,
+    guarded,
+    installed_solvers,
+    ms,
+    run_text,
+)
 from .svg import board_svg
 
 #: Board sizes the explorer offers: far beyond what backtracking reaches in the time limit, so the slider shows
@@ -46,7 +58,7 @@ def offered_methods() -> list[Method]:
 class BoardExplorer(Messages, widgets.VBox):
     """The board explorer (see :func:`board_explorer`); its controls are attributes."""
 
-    def __init__(self, n: Any = 8, method: str | None = None) -> None:
+    def __init__(self, n: object = 8, method: str | None = None) -> None:
         self.message = widgets.HTML(value="")
         size, problem_text = clamp_size(n, 1, EXPLORER_MAX_N)
         methods = offered_methods()
@@ -94,11 +106,11 @@ class BoardExplorer(Messages, widgets.VBox):
         """The method chosen now."""
         return get_method(self.method.value)
 
-    def _on_method(self, change: Any = None) -> None:
+    def _on_method(self, change: Change | None = None) -> None:
         if change is not None:
             self.drop_note()
         if change is not None and change["old"] is not None:  # each method comes back to what was chosen for it
-            self._kept[change["old"]] = (self.variant.value, self.solver.value)
+            self._kept[str(change["old"])] = (self.variant.value, self.solver.value)
         method = self.chosen
         variants, solvers = list(method.variants()), installed_solvers(method)
         variant, solver = self._kept.get(method.name, (method.default_variant(), solvers[0] if solvers else None))
@@ -120,7 +132,7 @@ class BoardExplorer(Messages, widgets.VBox):
         finally:
             control.observe(self._on_change, names="value")
 
-    def _on_change(self, change: Any = None) -> None:
+    def _on_change(self, change: Change | None = None) -> None:
         self.drop_note()
         self.restart()
 
@@ -163,7 +175,7 @@ class BoardExplorer(Messages, widgets.VBox):
         problem = Problem(n)
         eager = self._eager(n, method, choice)
 
-        def work(stop: Any) -> tuple[Method, Choice, SolveResult, list[Board], bool, bool]:
+        def work(stop: Stop) -> tuple[Method, Choice, SolveResult, list[Board], bool, bool]:
             result = solve(problem, method, choice.variant, choice.solver, settings=choice.settings,
                            time_limit=APP_TIME_LIMIT, stop=stop)
             boards: list[Board] = []
@@ -186,7 +198,8 @@ class BoardExplorer(Messages, widgets.VBox):
             self._say_verified(method, result.verified)
         elif result.status == Status.INFEASIBLE:
             self._total = 0
-            self._extra = tuple(tuple(q) for q in result.extra.get("best_placement", ()))
+            placement = result.extra.get("best_placement", ())
+            self._extra = tuple(parse_cell(q) for q in placement) if isinstance(placement, Sequence) else ()
             drawn = f"; the board shows a best placement of {len(self._extra)}" if self._extra else ""
             self.say(f"{result.status}: {result.message}{drawn}", "info")
         elif result.status == Status.TIMEOUT and not method.complete and not stopped:
@@ -234,7 +247,7 @@ class BoardExplorer(Messages, widgets.VBox):
         choice = self._choice()
         want = len(self._boards) + BATCH
 
-        def work(stop: Any) -> tuple[list[Board], bool, float]:
+        def work(stop: Stop) -> tuple[list[Board], bool, float]:
             start = time.perf_counter()
             boards, complete = first_boards(Problem(n), choice.method, choice.variant, choice.solver, limit=want,
                                             settings=choice.settings, time_limit=APP_TIME_LIMIT, stop=stop)
@@ -280,7 +293,7 @@ class BoardExplorer(Messages, widgets.VBox):
         self.stats.value = f'<div class="nqk-stats">{html.escape(self._stats_text)}</div>'
 
 
-def board_explorer(n: Any = 8, method: str | None = None) -> BoardExplorer:
+def board_explorer(n: object = 8, method: str | None = None) -> BoardExplorer:
     """The board explorer: n, method (the registry's default if None), its variant and solver; step through the
     solutions.
 

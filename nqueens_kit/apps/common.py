@@ -17,12 +17,34 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypedDict, TypeVar
 
 import ipywidgets as widgets
 
 from ..errors import NQueensError
 from ..methods import Choice, Method, get_method
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+P = ParamSpec("P")
+R = TypeVar("R")
+T = TypeVar("T")
+M = TypeVar("M", bound="Messages")
+
+#: What a job's work calls to learn whether Stop was pressed (True: give up now).
+Stop = Callable[[], bool]
+
+
+class Change(TypedDict):
+    """What ipywidgets hands an ``observe`` callback (traitlets' change record)."""
+
+    name: str
+    old: object
+    new: object
+    owner: object
+    type: str
+
 
 #: Time limit (seconds) for one solve or count started from an app.
 APP_TIME_LIMIT = 20.0
@@ -54,11 +76,11 @@ def describe_error(exc: BaseException) -> str:
     return f"unexpected error ({type(exc).__name__}: {exc}); please report this"
 
 
-def guarded(method: Callable[..., Any]) -> Callable[..., Any]:
+def guarded(method: Callable[Concatenate[M, P], R]) -> Callable[Concatenate[M, P], R | None]:
     """Run a callback so that nothing escapes: kit errors become the message, anything else a short note."""
 
     @functools.wraps(method)
-    def wrapper(self: Messages, *args: Any, **kwargs: Any) -> Any:
+    def wrapper(self: M, *args: P.args, **kwargs: P.kwargs) -> R | None:
         try:
             return method(self, *args, **kwargs)
         except Exception as exc:  # a bug too is shown briefly rather than as a traceback in front of a class
@@ -138,7 +160,7 @@ class Job:
         if previous is not None:
             previous.join(2.0)  # its solver process is killed within a tenth of a second
 
-    def start(self, work: Callable[[Callable[[], bool]], Any], done: Callable[[Any], None], label: str) -> None:
+    def start(self, work: Callable[[Stop], T], done: Callable[[T], None], label: str) -> None:
         self.cancel()
         event = threading.Event()
         started = time.monotonic()
@@ -154,13 +176,14 @@ class Job:
             return
         thread.start()
 
-    def _run(self, work: Callable[[Callable[[], bool]], Any], done: Callable[[Any], None], event: threading.Event,
+    def _run(self, work: Callable[[Stop], T], done: Callable[[T], None], event: threading.Event,
              label: str, started: float) -> None:
+        # The answer in a 1-tuple, so that a work whose answer is None (or an exception) is told from a failure.
+        outcome: tuple[T] | BaseException
         try:
-            value = work(event.is_set)
-            failure = None
+            outcome = (work(event.is_set),)
         except BaseException as exc:  # reported below, in the app, never as a traceback
-            value, failure = None, exc
+            outcome = exc
         with self._lock:
             if self._event is not event:  # a newer job took over: this answer is stale
                 return
@@ -169,15 +192,15 @@ class Job:
         for control in self.controls:
             control.disabled = False
         took = ms(time.monotonic() - started)
-        if failure is not None:
-            self.last_error = describe_error(failure)
+        if isinstance(outcome, BaseException):
+            self.last_error = describe_error(outcome)
             self.status.value = ""
             self.owner.say(self.last_error, "error")
             return
         self.last_error = None
         self.status.value = f'<span class="nqk-done" style="color:#666">{html.escape(label)}: {took}</span>'
         try:
-            done(value)
+            done(outcome[0])
         except Exception as exc:  # a bug in drawing the answer: shown, not raised
             self.owner.say(describe_error(exc), "error")
 
@@ -201,7 +224,8 @@ class Job:
                 return
 
 
-def dropdown(description: str, options: Sequence[Any], value: Any = None, width: str = "220px") -> widgets.Dropdown:
+def dropdown(description: str, options: Sequence[object], value: object = None,
+             width: str = "220px") -> widgets.Dropdown:
     options = list(options)
     return widgets.Dropdown(description=description, options=options,
                             value=value if value in [o[1] if isinstance(o, tuple) else o for o in options]
@@ -210,7 +234,7 @@ def dropdown(description: str, options: Sequence[Any], value: Any = None, width:
                             layout=widgets.Layout(width=width), style={"description_width": "80px"})
 
 
-def figure_png(fig: Any) -> bytes:
+def figure_png(fig: Figure) -> bytes:
     """A matplotlib figure as PNG bytes; the figure is closed so a notebook does not draw it twice."""
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=90, bbox_inches="tight")
@@ -241,7 +265,7 @@ def run_text(choice: Choice) -> str:
     return f"{text}, {choice.settings} settings" if choice.settings is not None else text
 
 
-def clamp_size(value: Any, low: int, high: int, what: str = "n") -> tuple[int, str]:
+def clamp_size(value: object, low: int, high: int, what: str = "n") -> tuple[int, str]:
     """A size for a slider: the value if it is a whole number within range, else the nearest valid one and a
     message saying what was wrong (widgets show messages, they do not raise)."""
     from ..problem.board import whole_number
@@ -265,7 +289,7 @@ def in_voila() -> bool:
     return any(name in os.environ for name in VOILA_VARIABLES)
 
 
-def shown_with_code(answer: Any) -> Any:
+def shown_with_code(answer: object) -> object:
     """An exercise cell's answer, as it should be seen.  In JupyterLab (and under the tests) the answer
     itself.  Served by Voilà, which hides code and lets nothing be edited, the cell's code above the answer
     and a line saying where the exercise can be done, so "Not yet: ..." never stands alone."""

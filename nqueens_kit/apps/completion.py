@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
-from typing import Any
 
 import ipywidgets as widgets
 
@@ -24,7 +23,7 @@ from ..errors import NQueensError
 from ..methods import Choice, Method, methods_with, solve
 from ..problem.board import Board, Cell, Problem, conflicts, parse_cell
 from ..problem.results import SolveResult, Status
-from .common import APP_TIME_LIMIT, Job, Messages, clamp_size, guarded, installed_solvers, ms, run_text
+from .common import APP_TIME_LIMIT, Job, Messages, Stop, clamp_size, guarded, installed_solvers, ms, run_text
 from .svg import CONFLICT_COLOR, CORE_COLOR, DARK, LIGHT, PLACED_COLOR, QUEEN, QUEEN_COLOR
 
 #: The completion puzzle draws one button per cell.
@@ -66,7 +65,7 @@ def _titles(methods: Sequence[Method]) -> str:
 class CompletionPuzzle(Messages, widgets.VBox):
     """The completion puzzle (see :func:`completion_puzzle`)."""
 
-    def __init__(self, n: Any = 8, auto: bool = False) -> None:
+    def __init__(self, n: object = 8, auto: bool = False) -> None:
         self.message = widgets.HTML(value="")
         size, problem_text = clamp_size(n, 1, PUZZLE_MAX_N)
         self.n = widgets.IntSlider(value=size, min=1, max=PUZZLE_MAX_N, description="n", continuous_update=False,
@@ -191,7 +190,7 @@ class CompletionPuzzle(Messages, widgets.VBox):
             solvers = installed_solvers(method)
             runs.append((method, method.choose(solver=solvers[0] if solvers else None)))
 
-        def work(stop: Any) -> list[Verdict]:
+        def work(stop: Stop) -> list[Verdict]:
             verdicts: list[Verdict] = []
             for method, choice in runs:
                 if stop():
@@ -271,7 +270,7 @@ class CompletionPuzzle(Messages, widgets.VBox):
                 button.description = EMPTY_SQUARE
 
 
-def completion_puzzle(n: Any = 8, auto: bool = False) -> CompletionPuzzle:
+def completion_puzzle(n: object = 8, auto: bool = False) -> CompletionPuzzle:
     """The completion puzzle: click cells to pre-place queens; every complete method that honours them completes
     the board or says why not."""
     return CompletionPuzzle(n, auto)

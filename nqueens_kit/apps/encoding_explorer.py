@@ -13,12 +13,11 @@ so the app works in place (no background job).
 from __future__ import annotations
 
 import html
-from typing import Any
 
 import ipywidgets as widgets
 
 from ..methods.sat.encodings import ENCODINGS, VarPool
-from .common import Messages, clamp_size, dropdown, guarded
+from .common import Change, Messages, clamp_size, dropdown, guarded
 
 #: Line lengths the explorer offers (a row of a 64 x 64 board).
 ENCODING_MAX_K = 64
@@ -35,7 +34,7 @@ def clause_text(clause: list[int], k: int) -> str:
 class EncodingExplorer(Messages, widgets.VBox):
     """The encoding explorer (see :func:`encoding_explorer`); its controls are attributes."""
 
-    def __init__(self, encoding: str = "sequential", k: Any = 8) -> None:
+    def __init__(self, encoding: str = "sequential", k: object = 8) -> None:
         self.message = widgets.HTML("")
         size, problem_text = clamp_size(k, 1, ENCODING_MAX_K, what="k")
         self.k = widgets.IntSlider(value=size, min=1, max=ENCODING_MAX_K, description="line length k",
@@ -59,7 +58,7 @@ class EncodingExplorer(Messages, widgets.VBox):
         if problem_text:
             self.say(problem_text + "; showing k = " + str(size), "warn")
 
-    def _on_change(self, change: Any = None) -> None:
+    def _on_change(self, change: Change | None = None) -> None:
         self.refresh()
 
     @guarded
@@ -110,7 +109,7 @@ class EncodingExplorer(Messages, widgets.VBox):
                 + "".join(rows) + "</table>")
 
 
-def encoding_explorer(encoding: str = "sequential", k: Any = 8) -> EncodingExplorer:
+def encoding_explorer(encoding: str = "sequential", k: object = 8) -> EncodingExplorer:
     """The encoding explorer: an encoding and a line length k; its clauses, helpers and size against the others.
 
     >>> app = encoding_explorer(encoding="binary", k=8)

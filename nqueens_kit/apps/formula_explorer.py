@@ -12,14 +12,13 @@ True
 from __future__ import annotations
 
 import html
-from typing import Any
 
 import ipywidgets as widgets
 
 from ..methods.sat.cnf import CNF, PART_TEXT, build_cnf, predicted_size
 from ..methods.sat.encodings import DEFAULT_ENCODING, ENCODINGS
 from ..problem.board import board_lines
-from .common import Messages, clamp_size, dropdown, guarded
+from .common import Change, Messages, clamp_size, dropdown, guarded
 from .svg import board_svg
 
 #: The formula explorer lists clauses; beyond this size the lists stop being readable.
@@ -38,7 +37,7 @@ def _line_title(name: str) -> str:
 class FormulaExplorer(Messages, widgets.VBox):
     """The formula explorer (see :func:`formula_explorer`)."""
 
-    def __init__(self, n: Any = 4, encoding: str = DEFAULT_ENCODING, line: str = "row_1",
+    def __init__(self, n: object = 4, encoding: str = DEFAULT_ENCODING, line: str = "row_1",
                  dimacs: bool = False) -> None:
         size, problem_text = clamp_size(n, 1, FORMULA_MAX_N)
         self.n = widgets.IntSlider(value=size, min=1, max=FORMULA_MAX_N, description="n", continuous_update=False,
@@ -74,7 +73,7 @@ class FormulaExplorer(Messages, widgets.VBox):
         self.line.options = options
         self.line.value = value
 
-    def _on_n(self, change: Any = None) -> None:
+    def _on_n(self, change: Change | None = None) -> None:
         self.line.unobserve(self._on_line, names="value")
         try:
             self._set_lines(self.line.value)
@@ -82,10 +81,10 @@ class FormulaExplorer(Messages, widgets.VBox):
             self.line.observe(self._on_line, names="value")
         self.refresh()
 
-    def _on_change(self, change: Any = None) -> None:
+    def _on_change(self, change: Change | None = None) -> None:
         self.refresh()
 
-    def _on_line(self, change: Any = None) -> None:
+    def _on_line(self, change: Change | None = None) -> None:
         self._show_line()
 
     @guarded
@@ -176,7 +175,7 @@ class FormulaExplorer(Messages, widgets.VBox):
         )
 
 
-def formula_explorer(n: Any = 4, encoding: str = DEFAULT_ENCODING, line: str = "row_1",
+def formula_explorer(n: object = 4, encoding: str = DEFAULT_ENCODING, line: str = "row_1",
                      dimacs: bool = False) -> FormulaExplorer:
     """The formula explorer: the clauses of one line, highlighted on the board, and counts per family; with
     ``dimacs`` also the first lines of the DIMACS file.

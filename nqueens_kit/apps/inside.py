@@ -4,7 +4,7 @@
 walk through decisions, propagations, conflicts and learned clauses.  The board shows the queens (decisions
 framed in blue), the cells ruled out (tinted), the clause that became false (red), and the learned clause in
 the lectures' notation; beside it, the implication graph of the conflict at or before the step, cut at the
-first unique implication point (:func:`~nqueens_kit.viz.inside.draw_implication_graph`).
+first unique implication point (:func:`~nqueens_kit.inside.figures.draw_implication_graph`).
 
 *Branch and bound*: the kit's own tree over LP relaxations; pick a node to see its LP values as a heat map.
 
@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, TypeVar
 
 import ipywidgets as widgets
 
@@ -29,11 +30,16 @@ from ..errors import InputError
 from ..inside.cdcl import Trace, event_text, state_at, trace, trace_cadical
 from ..methods.ilp.formulations import FORMULATIONS
 from ..methods.sat.encodings import ENCODINGS
-from ..problem.board import Problem, parse_cell
+from ..problem.board import Cell, Problem, parse_cell
 from ..runtime import isolate
 from ..solvers import ILP_SOLVERS, SAT_SOLVERS
-from .common import APP_TIME_LIMIT, Job, Messages, clamp_size, dropdown, figure_png, guarded
+from .common import APP_TIME_LIMIT, Job, Messages, Stop, clamp_size, dropdown, figure_png, guarded
 from .svg import board_svg
+
+if TYPE_CHECKING:
+    from ..inside.bnb import Tree
+
+T = TypeVar("T")
 
 TRACE_MAX_N = 10
 BNB_MAX_N = 8
@@ -43,7 +49,7 @@ DECISION_FRAME = "#0072B2"
 TRACE_FONT_PX = 15
 
 
-def frame_cells(svg: str, cells: Any, colour: str = DECISION_FRAME) -> str:
+def frame_cells(svg: str, cells: Iterable[Cell], colour: str = DECISION_FRAME) -> str:
     """The board SVG with a thick frame of ``colour`` around each cell (drawn under the queens)."""
     frames = "".join(f'<rect class="nqk-decision" data-row="{r}" data-col="{c}" x="{c - 0.93}" y="{r - 0.93}" '
                      f'width="0.86" height="0.86" fill="none" stroke="{colour}" stroke-width="0.12"/>'
@@ -53,11 +59,11 @@ def frame_cells(svg: str, cells: Any, colour: str = DECISION_FRAME) -> str:
     return svg[:at] + frames + svg[at:]
 
 
-def _placed(text: str, n: int) -> tuple[Any, ...]:
+def _placed(text: str, n: int) -> tuple[Cell, ...]:
     return tuple(parse_cell(item, n) for item in text.replace(";", " ").split())
 
 
-def _run_child(fn: Any, args: tuple[Any, ...], stop: Any) -> Any:
+def _run_child(fn: Callable[..., T], args: tuple[object, ...], stop: Stop) -> T | None:
     run = isolate.run_in_child(fn, args, time_limit=APP_TIME_LIMIT, stop=stop)
     if run.status == "done":
         return run.value
@@ -68,7 +74,7 @@ def _run_child(fn: Any, args: tuple[Any, ...], stop: Any) -> Any:
 class Inside(Messages, widgets.VBox):
     """The two views (see :func:`inside`)."""
 
-    def __init__(self, n: Any = 6) -> None:
+    def __init__(self, n: object = 6) -> None:
         self.message = widgets.HTML("")
         size, problem_text = clamp_size(n, 1, TRACE_MAX_N)
         self.n = widgets.IntSlider(value=size, min=1, max=TRACE_MAX_N, description="n", continuous_update=False,
@@ -109,7 +115,7 @@ class Inside(Messages, widgets.VBox):
         self.tree_image = widgets.Image(format="png")
         self.node_view = widgets.Image(format="png")
         self.bnb_job = Job(self, [self.bnb_button])
-        self.tree: Any = None
+        self.tree: Tree | None = None
         trace_view = widgets.VBox([
             widgets.HBox([self.n, self.encoding, self.engine]),
             widgets.HBox([self.place, self.run_button]),
@@ -202,7 +208,7 @@ class Inside(Messages, widgets.VBox):
         """The implication graph of the latest analysed conflict at or before step ``k`` (the kit's own trace
         only: CaDiCaL's trail carries no reasons); nothing before the first conflict."""
         from ..inside.cdcl import conflict_steps
-        from ..viz.inside import draw_implication_graph
+        from ..inside.figures import draw_implication_graph
         from ..viz.style import presentation
 
         result = self.trace_result
@@ -232,9 +238,9 @@ class Inside(Messages, widgets.VBox):
         self.bnb_job.start(lambda stop: _run_child(branch_and_bound, args, stop), self._bounded,
                            f"branch and bound on {self.bnb_n.value}-queens")
 
-    def _bounded(self, tree: Any) -> None:
+    def _bounded(self, tree: Tree | None) -> None:
         from ..inside.bnb import tree_text
-        from ..viz.boards import plot_bnb_tree
+        from ..inside.figures import plot_bnb_tree
 
         if tree is None:
             self.say("stopped: no tree", "warn")
@@ -261,6 +267,6 @@ class Inside(Messages, widgets.VBox):
                                                   label="LP value of the cell"))
 
 
-def inside(n: Any = 6) -> Inside:
+def inside(n: object = 6) -> Inside:
     """The "Inside the solver" app: a CDCL trace to step through, and a branch-and-bound tree."""
     return Inside(n)

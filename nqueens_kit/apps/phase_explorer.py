@@ -29,7 +29,7 @@ from ..bench.phase import STORED_CONFIGS, instance_problem, read_summary
 from ..methods import Choice, solve
 from ..problem.board import Problem
 from ..problem.results import SolveResult, Status
-from .common import APP_TIME_LIMIT, Job, Messages, figure_png, guarded, ms
+from .common import APP_TIME_LIMIT, Change, Job, Messages, Stop, figure_png, guarded, ms
 
 #: Densities step by this much on the slider (the stored study's fine grid).
 DENSITY_STEP = 0.025
@@ -74,7 +74,7 @@ class PhaseExplorer(Messages, widgets.VBox):
         self.instance.observe(lambda _: self.redraw(curves=False), names="value")
         self._on_family()
 
-    def _on_point(self, change: Any = None) -> None:
+    def _on_point(self, change: Change | None = None) -> None:
         self.redraw()
 
     def wait(self, timeout: float = 120.0) -> None:
@@ -138,7 +138,7 @@ class PhaseExplorer(Messages, widgets.VBox):
     def _solve(self, problem: Problem) -> None:
         runs = list(self.configs)
 
-        def work(stop: Any) -> list[tuple[Choice, SolveResult]]:
+        def work(stop: Stop) -> list[tuple[Choice, SolveResult]]:
             done = []
             for choice in runs:
                 if stop():

@@ -16,8 +16,7 @@ from __future__ import annotations
 import html
 import re
 import time
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
 
 import ipywidgets as widgets
 
@@ -25,7 +24,7 @@ from ..methods.ilp.formulations import FORMULATIONS, Formulation
 from ..methods.ilp.model import IlpModel, _run, build_model
 from ..problem.board import Cell, Problem
 from ..solvers import ILP_SOLVERS, get_solver
-from .common import APP_TIME_LIMIT, Job, Messages, clamp_size, dropdown, guarded, ms
+from .common import APP_TIME_LIMIT, Change, Job, Messages, Stop, clamp_size, dropdown, guarded, ms
 
 #: Board sizes the explorer offers: every value is printed in its cell.
 RELAX_MAX_N = 10
@@ -35,7 +34,8 @@ MODEL_LINES = 40
 OBJECTIVES = {"own": "the model's own", "diagonal": "most queens on the long diagonal"}
 
 
-def values_svg(n: int, values: Mapping[Cell, float], size: int = 400, marked: Any = (), caption: str = "") -> str:
+def values_svg(n: int, values: Mapping[Cell, float], size: int = 400, marked: Iterable[Cell] = (),
+               caption: str = "") -> str:
     """A board whose cells are shaded by a value from 0 (white) to 1 (dark blue), the value printed in each
     cell that is not 0; ``marked`` cells get a thick frame (the line an objective loads)."""
     margin = 0.7
@@ -83,7 +83,7 @@ def model_text(model: IlpModel, limit: int = MODEL_LINES) -> list[str]:
 class RelaxationExplorer(Messages, widgets.VBox):
     """The relaxation explorer (see :func:`relaxation_explorer`); its controls are attributes."""
 
-    def __init__(self, n: Any = 8, formulation: str = "lines", objective: str = "own",
+    def __init__(self, n: object = 8, formulation: str = "lines", objective: str = "own",
                  extra: Mapping[str, Formulation] | None = None) -> None:
         self.message = widgets.HTML("")
         self.formulations: dict[str, Formulation] = {**FORMULATIONS, **(extra or {})}
@@ -121,7 +121,7 @@ class RelaxationExplorer(Messages, widgets.VBox):
         """Wait for the LP to be solved and drawn (tests and notebooks)."""
         self.job.wait(timeout)
 
-    def _on_change(self, change: Any = None) -> None:
+    def _on_change(self, change: Change | None = None) -> None:
         self.refresh()
 
     @guarded
@@ -143,7 +143,7 @@ class RelaxationExplorer(Messages, widgets.VBox):
                             + html.escape("\n".join(model_text(model))) + "</pre>")
         backend = get_solver("ilp", self.solver.value).require()
 
-        def work(stop: Any) -> tuple[str, dict[Cell, float], float]:
+        def work(stop: Stop) -> tuple[str, dict[Cell, float], float]:
             start = time.perf_counter()
             run = _run(model, backend, time.monotonic() + APP_TIME_LIMIT, None)  # type: ignore[arg-type]
             values = ({cell: min(1.0, max(0.0, float(var.varValue or 0.0))) for cell, var in model.x.items()}
@@ -158,7 +158,7 @@ class RelaxationExplorer(Messages, widgets.VBox):
 
         self.job.start(work, done, f"LP relaxation, {form.name}, n = {n}")
 
-    def _show(self, n: int, form: Formulation, state: str, seconds: float, marked: Any) -> None:
+    def _show(self, n: int, form: Formulation, state: str, seconds: float, marked: Iterable[Cell]) -> None:
         values = self.values
         fractional = sum(1e-6 < v < 1 - 1e-6 for v in values.values())
         self.board.value = values_svg(n, values, marked=marked,
@@ -179,7 +179,7 @@ class RelaxationExplorer(Messages, widgets.VBox):
             self.say("a board: every cell is 0 or 1", "ok")
 
 
-def relaxation_explorer(n: Any = 8, formulation: str = "lines", objective: str = "own",
+def relaxation_explorer(n: object = 8, formulation: str = "lines", objective: str = "own",
                         extra: Mapping[str, Formulation] | None = None) -> RelaxationExplorer:
     """The relaxation explorer: n, a formulation (the kit's three and any ``extra`` ones by name), an ILP
     solver and an objective (``own`` or ``diagonal``); the LP relaxation's values on the board and the model.

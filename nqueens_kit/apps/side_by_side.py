@@ -21,7 +21,6 @@ from __future__ import annotations
 import html
 import time
 from collections.abc import Sequence
-from typing import Any
 
 import ipywidgets as widgets
 
@@ -29,7 +28,7 @@ from ..errors import NQueensError
 from ..methods import Choice, get_method, solve
 from ..problem.board import Problem, verify
 from ..problem.results import SolveResult, Status
-from .common import Job, Messages, guarded, ms
+from .common import Job, Messages, Stop, guarded, ms
 from .svg import board_svg
 
 #: Board sizes the slider offers, from a lecture's 8 to a million.
@@ -97,7 +96,7 @@ class SideBySide(Messages, widgets.VBox):
         self.results = []
         self._draw()
 
-        def work(stop: Any) -> list[tuple[Choice, SolveResult, float | None]]:
+        def work(stop: Stop) -> list[tuple[Choice, SolveResult, float | None]]:
             found = []
             for choice in self.choices:
                 if stop():

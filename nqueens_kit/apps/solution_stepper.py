@@ -13,14 +13,15 @@ limit and with a Stop button; every board is verified before it is shown.
 from __future__ import annotations
 
 import html
-from typing import Any
+from collections.abc import Iterable
+from typing import cast
 
 import ipywidgets as widgets
 
 from ..errors import InputError
 from ..methods import Method, first_boards, get_method, methods_with
 from ..problem.board import Board, Cell, Problem, parse_cell, shown, whole_number
-from .common import APP_TIME_LIMIT, Job, Messages, clamp_size, dropdown, guarded, run_text
+from .common import APP_TIME_LIMIT, Change, Job, Messages, Stop, clamp_size, dropdown, guarded, run_text
 from .svg import board_svg
 
 #: Board sizes the stepper offers (n = 12 has 14,200 boards: it lists the first LIST_LIMIT).
@@ -38,7 +39,7 @@ def stepping_methods() -> list[Method]:
 class SolutionStepper(Messages, widgets.VBox):
     """The solution stepper (see :func:`solution_stepper`); its controls are attributes."""
 
-    def __init__(self, n: Any = 8, queen: Cell | None = (1, 1), method: str | None = None) -> None:
+    def __init__(self, n: object = 8, queen: Cell | None = (1, 1), method: str | None = None) -> None:
         self.message = widgets.HTML("")
         size, problem_text = clamp_size(n, 1, STEPPER_MAX_N)
         # a size that was refused (shown with a message) leaves a queen meant for it put onto the board shown
@@ -106,7 +107,7 @@ class SolutionStepper(Messages, widgets.VBox):
 
     # ---------------------------------------------------------------------------------- callbacks
 
-    def _on_n(self, change: Any = None) -> None:
+    def _on_n(self, change: Change | None = None) -> None:
         n = self.n.value
         for slider in (self.row, self.col):
             slider.unobserve(self._on_change, names="value")
@@ -117,7 +118,7 @@ class SolutionStepper(Messages, widgets.VBox):
                 slider.observe(self._on_change, names="value")
         self.restart()
 
-    def _on_change(self, change: Any = None) -> None:
+    def _on_change(self, change: Change | None = None) -> None:
         self.row.disabled = self.col.disabled = not self.placed.value
         self.restart()
 
@@ -131,7 +132,7 @@ class SolutionStepper(Messages, widgets.VBox):
         self._show()
         self.say(f"listing the solutions of {problem.describe()} with {run_text(choice)} …")
 
-        def work(stop: Any) -> tuple[list[Board], bool, bool]:
+        def work(stop: Stop) -> tuple[list[Board], bool, bool]:
             boards, complete = first_boards(problem, method, limit=LIST_LIMIT + 1, time_limit=APP_TIME_LIMIT,
                                             stop=stop)
             return boards[:LIST_LIMIT], complete, len(boards) > LIST_LIMIT  # one more says there are more
@@ -185,7 +186,7 @@ class SolutionStepper(Messages, widgets.VBox):
                             f"{html.escape(placed)}</div>")
 
 
-def stepper_queen(queen: Any, n: int, onto_board: bool = False) -> Cell:
+def stepper_queen(queen: object, n: int, onto_board: bool = False) -> Cell:
     """The stepper's pre-placed queen: a (row, column) pair of whole numbers (ints, numpy integers; not text,
     not bools), checked by the kit's cell parser to lie on the n x n board; else a one-line
     :class:`~nqueens_kit.errors.InputError` naming the value and what is valid.  ``onto_board``: a row or
@@ -199,10 +200,10 @@ def stepper_queen(queen: Any, n: int, onto_board: bool = False) -> Cell:
     nqueens_kit.errors.InputError: queen is a (row, column) pair of whole numbers from 1 to 8, or None for \
 no queen; not '1,1'
     """
-    pair: Any = None
+    pair: tuple[object, ...] | None = None
     if not isinstance(queen, (str, bytes, bytearray, dict, set, frozenset)):
         try:
-            pair = tuple(queen)
+            pair = tuple(cast(Iterable[object], queen))  # not iterable: TypeError, caught here
         except TypeError:
             pair = None
     try:
@@ -216,7 +217,7 @@ no queen; not '1,1'
                          f"not {shown(queen)}") from None
 
 
-def solution_stepper(n: Any = 8, queen: Cell | None = (1, 1), method: str | None = None) -> SolutionStepper:
+def solution_stepper(n: object = 8, queen: Cell | None = (1, 1), method: str | None = None) -> SolutionStepper:
     """The solution stepper: n, a pre-placed queen (``None`` for none) and a method that lists boards (the
     registry's default if None); step through every completion.
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from ..errors import InputError
 from ..problem.board import Cell, parse_cell, parse_n, shown
@@ -37,7 +36,7 @@ def _queen_shape(row: int, col: int, color: str, outline: str) -> str:
     )
 
 
-def _board_cells(n: int, cells: Any, what: str) -> list[Cell]:
+def _board_cells(n: int, cells: object, what: str) -> list[Cell]:
     """``cells`` read by the kit's cell parser, each on the n x n board; else one line naming ``what``."""
     if isinstance(cells, (str, bytes, bytearray, Mapping)) or not isinstance(cells, Iterable):
         raise InputError(f"{what} are a list of (row, column) pairs, not {shown(cells)}")

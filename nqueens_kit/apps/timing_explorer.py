@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
 
 import ipywidgets as widgets
 
 from ..bench import choice_from_row, make_configs, parse_choice, run_sweep
 from ..bench.config import DEFAULT_METHODS
+from ..bench.results import ResultRow
 from ..methods import Choice, get_method, methods_with
-from .common import Job, Messages, figure_png, guarded, installed_solvers, ms
+from .common import Job, Messages, Stop, figure_png, guarded, installed_solvers, ms
 
 #: The timing explorer refuses sweeps of more runs than this (each run is a fresh process).
 TIMING_MAX_RUNS = 150
@@ -103,7 +103,7 @@ class TimingExplorer(Messages, widgets.VBox):
         self.progress_label = widgets.Label("")
         self.plot = widgets.Image(format="png", layout=widgets.Layout(max_width="760px"))
         self.job = Job(self, [self.run_button])
-        self.rows: list[dict[str, Any]] = []
+        self.rows: list[ResultRow] = []
         settings = widgets.VBox([self.ns, self.step, self.repeat, self.placed, self.timeout])
         hint = widgets.HTML("<small>Ctrl- or Shift-click to choose several methods. “queens placed” puts that "
                             "many random non-attacking queens on each board first (completion instances). Each "
@@ -152,7 +152,7 @@ class TimingExplorer(Messages, widgets.VBox):
         repeat, timeout, placed = self.repeat.value, float(self.timeout.value), self.placed.value
         last_draw = [0.0]
 
-        def on_row(row: dict[str, Any]) -> None:
+        def on_row(row: ResultRow) -> None:
             self.rows.append(row)
             self.progress.value = len(self.rows)
             took = row.get("total_seconds")
@@ -164,7 +164,7 @@ class TimingExplorer(Messages, widgets.VBox):
                 self._draw()
                 last_draw[0] = now
 
-        def work(stop: Any) -> tuple[float, bool]:
+        def work(stop: Stop) -> tuple[float, bool]:
             start = time.perf_counter()
             run_sweep(configs, ns, repeat=repeat, timeout=timeout, out=None, progress=False, on_row=on_row,
                       place_random=placed, stop=stop)

@@ -5,7 +5,8 @@ Along its jobs:
 - :mod:`.config`: what is timed (a :class:`~nqueens_kit.methods.Choice` each: method, variant, solver,
   settings; :func:`make_configs`, :func:`parse_choice`,
   :func:`parse_ns`, and :func:`check_available`, the one explicit look at what is installed);
-- :mod:`.instances`: which boards (plain, or random completion instances, the same on every machine);
+- :mod:`nqueens_kit.problem.instances`: which boards (plain, or random completion instances, the same on every
+  machine; re-exported here);
 - :mod:`.worker`: one run in a fresh interpreter through :mod:`nqueens_kit.runtime.isolate`, with wall, CPU, solver
   and start-up time and the peak memory of the process tree;
 - :mod:`.results`: the crash-safe, locked results CSV and its sidecar, read back safely;
@@ -25,12 +26,12 @@ not the whole harness.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ..problem.instances import random_preplacement
     from .config import DEFAULT_NS, check_available, choice_from_row, make_configs, parse_choice, parse_ns
     from .environment import command_line, environment
-    from .instances import random_preplacement
     from .results import COLUMNS, meta_path, read_meta, read_results
     from .summary import par2, summarise
     from .sweep import (
@@ -50,7 +51,7 @@ _HOME = {
     **dict.fromkeys(("DEFAULT_NS", "check_available", "choice_from_row", "make_configs", "parse_choice", "parse_ns"),
                     "config"),
     **dict.fromkeys(("command_line", "environment"), "environment"),
-    "random_preplacement": "instances",
+    "random_preplacement": ".problem.instances",  # imported as ..problem.instances: it is problem-level code
     **dict.fromkeys(("COLUMNS", "meta_path", "read_meta", "read_results"), "results"),
     **dict.fromkeys(("par2", "summarise"), "summary"),
     **dict.fromkeys(("DEFAULT_REPEAT", "DEFAULT_TIMEOUT", "MAX_RUNS", "SweepInterrupted", "check_output", "plan_runs",
@@ -67,7 +68,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     home = _HOME.get(name)
     if home is None:  # a submodule not imported yet (``from nqueens_kit.bench import phase``) is found by import
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

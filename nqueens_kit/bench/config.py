@@ -14,12 +14,18 @@ line calls it before a sweep starts).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 from ..errors import InputError
 from ..methods import METHODS, Choice, Method, get_method, method_of_solver
+from ..methods.rows import choice_from_row, config_order
 from ..problem.board import parse_n, whole_number
+from ..problem.results import Options
+
+__all__ = [
+    "DEFAULT_METHODS", "DEFAULT_NS", "MAX_SIZES", "check_available", "choice_from_row", "config_order",
+    "make_configs", "parse_choice", "parse_ns",
+]
 
 #: The default sweep: n = 4..64 step 4; the first two methods of the registry (SAT and ILP) with their
 #: benchmark variants and default solvers.
@@ -54,15 +60,6 @@ def _form(method: Method) -> str:
     if method.settings():
         parts.append("[SETTINGS]")
     return ":".join(parts)
-
-
-def choice_from_row(row: Mapping[str, Any]) -> Choice:
-    """The configuration of a results row (``variant``, or the older ``encoding`` / ``formulation`` columns);
-    a row without settings has the method's default settings (what older files ran with)."""
-    method = get_method(row["method"])
-    variant = row.get("variant") or row.get("encoding") or row.get("formulation") or None
-    settings = row.get("settings") or (next(iter(method.settings())) if method.settings() else None)
-    return Choice(method.name, variant, row.get("solver") or None, settings)
 
 
 def _split(values: str | Iterable[str] | None) -> list[str] | None:
@@ -127,7 +124,7 @@ def make_configs(methods: str | Iterable[str] = DEFAULT_METHODS, encodings: str 
             [s for s in settings_list if s in method.settings()] or [None] if settings_list else [None])
         for variant in variants:
             for solver in solver_names:
-                seen: list[dict[str, Any]] = []
+                seen: list[Options] = []
                 for setting in settings_options:
                     choice = method.choose(variant, solver, setting)
                     # settings that change nothing for this solver (HiGHS runs its defaults under both) are
@@ -185,13 +182,3 @@ def parse_ns(text: str | int | Iterable[int]) -> list[int]:
         else:
             raise InputError(f"{usage}, not {text[:40]!r}")
     return sorted(sizes)
-
-
-def config_order(config: Choice) -> tuple[int, tuple[str, ...]]:
-    """Sort key: by method in registry order, then by names, each method's default settings first."""
-    method = get_method(config.method)
-    order = list(METHODS)
-    settings = list(method.settings())
-    rank = settings.index(config.settings) if config.settings in settings else -1
-    _, variant, solver, named = config.key
-    return (order.index(method.name), (variant, solver, f"{rank:03d}", named))

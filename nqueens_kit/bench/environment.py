@@ -16,13 +16,14 @@ import sys
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
 
 from .. import __version__
 from ..errors import NQueensError
 from ..methods import Choice, get_method
+from ..problem.results import Options
 from ..runtime.limits import physical_memory
 from ..solvers.base import package_version
+from .results import Meta
 
 PACKAGES = ("pycosat", "pulp", "cbcbox", "highspy", "python-sat", "ortools", "pyganak", "matplotlib", "tqdm", "numpy")
 
@@ -97,16 +98,16 @@ def solver_versions(configs: Iterable[Choice]) -> dict[str, str | None]:
     return versions
 
 
-def solver_settings(configs: Iterable[Choice]) -> dict[str, Any]:
+def solver_settings(configs: Iterable[Choice]) -> dict[str, Options]:
     """The solver options each configuration runs with (what ``SolveResult.options`` records)."""
-    settings: dict[str, Any] = {}
+    settings: dict[str, Options] = {}
     for config in configs:
         if config.solver:
             settings[config.label] = get_method(config.method).options(config) or {"settings": "default"}
     return settings
 
 
-def environment(configs: Sequence[Choice] = ()) -> dict[str, Any]:
+def environment(configs: Sequence[Choice] = ()) -> Meta:
     """The machine, the software and the solvers' versions and settings (see the module docstring)."""
 
     memory = physical_memory()

@@ -24,8 +24,8 @@ configurations a new run did not try.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TypedDict
 
 from ..errors import InputError
 from ..methods import Choice, count, get_method
@@ -33,24 +33,62 @@ from ..problem.board import verify
 from ..problem.reference import published_count
 from ..problem.results import Status
 from ..runtime.limits import check_time_limit
+from .results import Meta
 from .sweep import Run
-from .worker import run_worker
+from .worker import RunRecord, run_worker
 
 DEFAULT_LIMIT = 60.0
 DEFAULT_MAX_N = 4096
 
 
-def _attempt(config: Choice, n: int, limit: float) -> tuple[bool, dict[str, Any]]:
+class FrontierRow(TypedDict, total=False):
+    """One configuration's frontier (:func:`frontier`, :func:`count_frontier`), as the stored record keeps it."""
+
+    config: str
+    method: str
+    variant: str | None
+    solver: str | None
+    settings: str | None
+    limit: float
+    largest_n: int | None
+    seconds: float | None
+    peak_rss_mb: float | None  # solving only
+    count: int | None  # counting only
+    why: str | None  # counting only: why the first failure failed
+    first_failure: int | None
+    attempts: int
+    created: str | None  # the run a row comes from (:func:`merge_frontier`)
+    load: list[float | None]  # the machine's load average before and after (benchmarks/bench_frontier.py)
+
+
+class Kept(TypedDict, total=False):
+    """The configurations a merged record kept from an earlier run, and when that run was."""
+
+    configs: list[str]
+    created: str | None
+
+
+class FrontierRecord(TypedDict, total=False):
+    """A stored frontier (what ``benchmarks/bench_frontier.py -o`` writes)."""
+
+    limit: float
+    solve: list[FrontierRow]
+    count: list[FrontierRow]
+    environment: Meta
+    kept: Kept
+
+
+def _attempt(config: Choice, n: int, limit: float) -> tuple[bool, RunRecord]:
     spec = Run(config, n, repeat=1).spec()  # the plain board, as the sweep would run it
     record = run_worker(spec, limit)
-    queens = [tuple(q) for q in record.get("queens") or ()]
+    queens = [(q[0], q[1]) for q in record.get("queens") or ()]
     seconds = record.get("total_seconds")
     ok = (record.get("status") == "solved" and seconds is not None and seconds <= limit  # the grace does not count
           and verify(n, queens))
     return ok, record
 
 
-def _check(limit: Any, start: Any, max_n: Any) -> float:
+def _check(limit: object, start: object, max_n: object) -> float:
     checked = check_time_limit(limit, "--limit")
     if checked is None:
         raise InputError("the frontier needs a time limit")
@@ -62,14 +100,14 @@ def _check(limit: Any, start: Any, max_n: Any) -> float:
 
 def frontier(configs: Sequence[Choice], limit: float = DEFAULT_LIMIT, start: int = 8, max_n: int = DEFAULT_MAX_N,
              precision: float = 0.1, on_attempt: Callable[[str, int, bool, float], None] | None = None
-             ) -> list[dict[str, Any]]:
+             ) -> list[FrontierRow]:
     """One row per configuration: ``largest_n`` solved within ``limit`` seconds and its time,
     ``first_failure`` (the smallest n tried that was not solved in time, None if every n up to ``max_n``
     was) and ``attempts``.  ``on_attempt(label, n, solved, seconds)`` reports each run."""
     limit = _check(limit, start, max_n)
     if not 0 < precision < 1:
         raise InputError(f"precision must be between 0 and 1, not {precision!r}")
-    rows = []
+    rows: list[FrontierRow] = []
     for config in configs:
         best: tuple[int, float] | None = None
         failure: int | None = None
@@ -107,7 +145,7 @@ COUNT_MAX_N = 27
 
 
 def count_frontier(configs: Sequence[Choice], limit: float = DEFAULT_LIMIT, start: int = 8, max_n: int = COUNT_MAX_N,
-                   on_attempt: Callable[[str, int, bool, float], None] | None = None) -> list[dict[str, Any]]:
+                   on_attempt: Callable[[str, int, bool, float], None] | None = None) -> list[FrontierRow]:
     """One row per configuration: ``largest_n`` whose boards it counts within ``limit`` seconds (every board
     verified, the total equal to the published count), its time and ``count``, and ``first_failure``.
     Each count runs in a child process stopped at the limit; n goes up by one until a count fails."""
@@ -118,7 +156,7 @@ def count_frontier(configs: Sequence[Choice], limit: float = DEFAULT_LIMIT, star
     for config in configs:
         get_method(config.method).check(None, "count", config)
     max_n = min(max_n, COUNT_MAX_N)
-    rows = []
+    rows: list[FrontierRow] = []
     for config in configs:
         best: tuple[int, float, int] | None = None
         failure: int | None = None
@@ -150,23 +188,23 @@ def count_frontier(configs: Sequence[Choice], limit: float = DEFAULT_LIMIT, star
     return rows
 
 
-def _seconds(value: Any) -> str:
+def _seconds(value: float | None) -> str:
     return "—" if value is None else f"{value:.1f} s" if value >= 0.05 else f"{value:.3f} s"
 
 
-def _solver_version(record: Mapping[str, Any], row: Mapping[str, Any]) -> str:
+def _solver_version(record: FrontierRecord, row: FrontierRow) -> str:
     versions = record.get("environment", {}).get("solvers", {})
     found = versions.get(row.get("solver") or "")
     return "" if not found else " ".join(str(found).split())[:40]
 
 
-def _when(created: Any) -> str:
+def _when(created: object) -> str:
     """``2026-11-24 09:17`` from an ISO time (as it is if it is not one)."""
     text = str(created or "an earlier run")
     return text[:16].replace("T", " ") if len(text) >= 16 and text[10:11] == "T" else text
 
 
-def frontier_table(record: Mapping[str, Any]) -> str:
+def frontier_table(record: FrontierRecord) -> str:
     """The Markdown tables of a stored frontier (what ``benchmarks/bench_frontier.py -o`` writes): solving one
     board (largest n within the limit, its time, the peak memory of that run, the first n not solved) and
     counting every board.  Rows from an earlier run than the newest (:func:`merge_frontier`) name their run.
@@ -181,7 +219,7 @@ def frontier_table(record: Mapping[str, Any]) -> str:
     runs = sorted({str(row["created"]) for row in rows if row.get("created")})
     newest = runs[-1] if runs else None
 
-    def label(row: Mapping[str, Any]) -> str:
+    def label(row: FrontierRow) -> str:
         created = row.get("created")
         return row["config"] + ("" if created is None or str(created) == newest else f" (run of {_when(created)})")
 
@@ -213,7 +251,7 @@ def frontier_table(record: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def merge_frontier(new: Mapping[str, Any], old: Mapping[str, Any]) -> dict[str, Any]:
+def merge_frontier(new: FrontierRecord, old: FrontierRecord) -> FrontierRecord:
     """``new`` with the rows of ``old`` for the configurations ``new`` did not try (each part in ``old``'s
     order, new configurations after).  Every row records the run it comes from (``created``, the time of its
     run's environment).  Both must have the same limit.
@@ -228,24 +266,29 @@ def merge_frontier(new: Mapping[str, Any], old: Mapping[str, Any]) -> dict[str, 
     if old.get("limit") != new.get("limit"):
         raise InputError(f"the earlier frontier ran with a limit of {old.get('limit')} s, this one with "
                          f"{new.get('limit')} s: keep rows only from a run with the same limit")
-    merged = dict(new)
+    merged = new.copy()
     now = new.get("environment", {}).get("created")
     then = old.get("environment", {}).get("created")
-    older = old.get("kept", {})  # rows the old record itself kept from a run before it
+    older: Kept = old.get("kept", {})  # rows the old record itself kept from a run before it
     kept: list[str] = []
-    for part in ("solve", "count"):
-        fresh = {row["config"]: {**row, "created": row.get("created") or now} for row in new.get(part, ())}
-        rows = []
-        for row in old.get(part, ()):
+
+    def merge_part(new_rows: list[FrontierRow], old_rows: list[FrontierRow]) -> list[FrontierRow]:
+        fresh: dict[str, FrontierRow] = {row["config"]: {**row, "created": row.get("created") or now}
+                                         for row in new_rows}
+        rows: list[FrontierRow] = []
+        for row in old_rows:
             if row["config"] in fresh:
                 rows.append(fresh.pop(row["config"]))
                 continue
             earlier = older.get("created") if row["config"] in older.get("configs", ()) else then
             rows.append({**row, "created": row.get("created") or earlier})
             kept.append(row["config"])
-        merged[part] = rows + list(fresh.values())
+        return rows + list(fresh.values())
+
+    merged["solve"] = merge_part(new.get("solve", []), old.get("solve", []))
+    merged["count"] = merge_part(new.get("count", []), old.get("count", []))
     merged["kept"] = {"configs": kept}
-    environment = dict(new.get("environment", {}))
+    environment: Meta = new.get("environment", {}).copy()
     solvers = dict(old.get("environment", {}).get("solvers", {}))
     solvers.update(environment.get("solvers", {}))
     if environment or solvers:
@@ -259,7 +302,7 @@ TABLES_BEGIN = "<!-- frontier tables: begin"
 TABLES_END = "<!-- frontier tables: end -->"
 
 
-def with_frontier_tables(text: str, record: Mapping[str, Any]) -> str:
+def with_frontier_tables(text: str, record: FrontierRecord) -> str:
     """``text`` (Markdown) with the lines between :data:`TABLES_BEGIN` and :data:`TABLES_END` replaced by
     :func:`frontier_table` of ``record``.
 

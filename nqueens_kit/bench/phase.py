@@ -27,20 +27,20 @@ stores (:func:`stored_study` runs it).
 from __future__ import annotations
 
 import csv
-import itertools
 import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..errors import InputError
 from ..methods import Choice
+from ..methods.rows import CellValue, number, row_size, text_cell
+from ..methods.summary import censored_median, censored_times, crossing
 from ..problem.board import Problem
+from ..problem.instances import family_cells, random_preplacement
 from .config import choice_from_row, config_order
-from .instances import family_cells, random_preplacement
-from .summary import censored_median, censored_times
+from .results import ResultRow
 from .sweep import run_sweep
 
 #: The configurations of the stored study: SAT (sequential encoding on python-sat's MiniSat, which counts its
@@ -113,15 +113,15 @@ SUMMARY_COLUMNS = ("config", "method", "variant", "solver", "family", "n", "dens
 
 def phase_study(configs: Sequence[Choice], ns: Sequence[int], densities: Sequence[float], instances: int = 10,
                 timeout: float = 10.0, seed: int = 0, jobs: int = 1,
-                on_point: Callable[[int, float, list[dict[str, Any]]], None] | None = None,
-                family: str = "completion") -> list[dict[str, Any]]:
+                on_point: Callable[[int, float, list[ResultRow]], None] | None = None,
+                family: str = "completion") -> list[ResultRow]:
     """Every run of the study, each row with its ``density``.  Density 0 is the plain problem (its
     instances are then the same board, timed ``instances`` times).  ``family`` ``blocked`` or
     ``excluded-diagonals`` blocks a share ``density`` of the cells or of the diagonals instead of placing
     queens."""
     if not densities or any(not 0 <= d < 1 for d in densities):
         raise InputError(f"densities must be shares of n from 0 up to (not including) 1, not {list(densities)}")
-    rows: list[dict[str, Any]] = []
+    rows: list[ResultRow] = []
     for n in ns:
         for density in densities:
             queens = min(n - 1, round(density * n)) if family == "completion" else 0
@@ -139,20 +139,27 @@ def phase_study(configs: Sequence[Choice], ns: Sequence[int], densities: Sequenc
     return rows
 
 
-def phase_summary(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+#: One point of a phase study's summary: a configuration at one (family, n, density) (see :func:`phase_summary`).
+PhaseEntry = dict[str, CellValue]
+
+
+def phase_summary(rows: Sequence[Mapping[str, object]]) -> list[PhaseEntry]:
     """Per (family, configuration, n, density): instances, how many completable / impossible / unsolved
     within the limit, the completable share (of those decided), the median (timeouts counted as longer than
     every finished run) and PAR-2 of the time, and the median search effort the solver reports (conflicts
     for python-sat, branch-and-bound nodes for ILP; counted the same way, None where the solver reports
     none)."""
-    groups: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
-    configs: dict[tuple[Any, ...], Choice] = {}
+    groups: dict[tuple[str, tuple[str, str, str, str], int, float], list[Mapping[str, object]]] = {}
+    configs: dict[tuple[str, tuple[str, str, str, str], int, float], Choice] = {}
     for row in rows:
         config = choice_from_row(row)
-        key = (row.get("family") or "completion", config.key, int(row["n"]), float(row["density"]))
+        density = number(row, "density")
+        if density is None:
+            raise ValueError(f"a phase study's row has a density, not {row.get('density')!r}")
+        key = (text_cell(row, "family") or "completion", config.key, row_size(row), density)
         groups.setdefault(key, []).append(row)
         configs[key] = config
-    out = []
+    out: list[PhaseEntry] = []
     for key in sorted(groups, key=lambda k: (k[0], config_order(configs[k]), k[2], k[3])):
         group, config = groups[key], configs[key]
         completable = sum(r["status"] == "solved" for r in group)
@@ -161,73 +168,56 @@ def phase_summary(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         decided = completable + impossible
         out.append({"config": config.label, "method": config.method, "variant": config.variant,
                     "solver": config.solver, "n": key[2], "density": key[3],
-                    "queens": int(group[0].get("place_random") or 0), "instances": len(group),
+                    "queens": int(number(group[0], "place_random") or 0), "instances": len(group),
                     "completable": completable, "impossible": impossible, "unsolved": stats["unsolved"],
                     "completable_share": completable / decided if decided else None,
                     "median_seconds": stats["median"], "par2_seconds": stats["par2"], "time_limit": stats["limit"],
-                    "family": group[0].get("family") or "completion",
+                    "family": text_cell(group[0], "family") or "completion",
                     **{f"{q}_{effort}": value for effort in EFFORTS
                        for q, value in _effort_spread(group, effort).items()}})
     return out
 
 
-def crossing(summary: Sequence[Mapping[str, Any]], n: int, config: str | None = None) -> float | None:
-    """The density at which the share of instances with a solution first falls to one half or below, for
-    one n (and configuration: the first in the summary if None), interpolated linearly between the two
-    densities around it; None if it never falls that far.
-
-    >>> crossing([{"n": 9, "config": "c", "density": 0.4, "completable_share": 0.9},
-    ...           {"n": 9, "config": "c", "density": 0.6, "completable_share": 0.1}], 9)
-    0.5
-    """
-    config = config if config is not None else next((e["config"] for e in summary), None)
-    points = sorted((e["density"], e["completable_share"]) for e in summary
-                    if e["n"] == n and e["config"] == config and e["completable_share"] is not None)
-    for (d0, s0), (d1, s1) in itertools.pairwise(points):
-        if s0 > 0.5 >= s1:
-            return round(d0 + (s0 - 0.5) / (s0 - s1) * (d1 - d0), 6)
-    return None
-
-
-def hardest(summary: Sequence[Mapping[str, Any]], n: int, config: str, cost: str = "par2_seconds"
-            ) -> Mapping[str, Any] | None:
+def hardest(summary: Sequence[Mapping[str, object]], n: int, config: str, cost: str = "par2_seconds"
+            ) -> Mapping[str, object] | None:
     """The summary entry of one configuration at one n where ``cost`` (a summary column) is largest."""
-    entries = [e for e in summary if e["n"] == n and e["config"] == config and e.get(cost) is not None]
-    return max(entries, key=lambda e: e[cost]) if entries else None
+    entries = [e for e in summary if e["n"] == n and e["config"] == config and number(e, cost) is not None]
+    return max(entries, key=lambda e: number(e, cost) or 0.0) if entries else None
 
 
 #: The cost a finding is read from: the solver's own effort where it reports one, else PAR-2 time.
 EFFORT_COLUMNS = ("median_conflicts", "median_nodes", "par2_seconds")
 
 
-def findings(summary: Sequence[Mapping[str, Any]], near: float = 0.1) -> list[dict[str, Any]]:
+def findings(summary: Sequence[Mapping[str, object]], near: float = 0.1) -> list[dict[str, CellValue]]:
     """Where the hard instances are, per (family, n, configuration): the ``crossing`` (:func:`crossing`),
     the ``cost`` read (the first of :data:`EFFORT_COLUMNS` the configuration has at every density of that n:
     CBC, for one, counts no nodes when its presolve proves a point infeasible), the ``hardest`` density,
     its cost ``at_hardest`` and ``at_zero`` (density 0, the plain board), and ``near``: whether the costliest
     density lies within ``near`` of the crossing."""
-    out = []
-    families = dict.fromkeys(e.get("family") or "completion" for e in summary)
+    out: list[dict[str, CellValue]] = []
+    families = dict.fromkeys(text_cell(e, "family") or "completion" for e in summary)
     for family in families:
-        part = [e for e in summary if (e.get("family") or "completion") == family]
-        for n in sorted({e["n"] for e in part}):
+        part = [e for e in summary if (text_cell(e, "family") or "completion") == family]
+        for n in sorted({row_size(e) for e in part}):
             where = crossing(part, n)
-            for config in dict.fromkeys(e["config"] for e in part):
+            for config in dict.fromkeys(text_cell(e, "config") or "" for e in part):
                 points = [e for e in part if e["config"] == config and e["n"] == n]
                 cost = next((c for c in EFFORT_COLUMNS if points and all(e.get(c) is not None for e in points)),
                             None)
                 top = hardest(part, n, config, cost) if cost else None
                 if cost is None or top is None:
                     continue
-                zero = next((e.get(cost) for e in part if e["config"] == config and e["n"] == n
+                zero = next((number(e, cost) for e in part if e["config"] == config and e["n"] == n
                              and e["density"] == 0), None)
+                top_density = number(top, "density") or 0.0
                 out.append({"family": family, "n": n, "config": config, "crossing": where, "cost": cost,
-                            "hardest": top["density"], "at_hardest": top[cost], "at_zero": zero,
-                            "near": where is not None and abs(top["density"] - where) <= near + 1e-9})
+                            "hardest": top_density, "at_hardest": number(top, cost), "at_zero": zero,
+                            "near": where is not None and abs(top_density - where) <= near + 1e-9})
     return out
 
 
-def _effort_spread(group: Sequence[Mapping[str, Any]], column: str) -> dict[str, float | None]:
+def _effort_spread(group: Sequence[Mapping[str, object]], column: str) -> dict[str, float | None]:
     """The spread of a reported count over the runs of a point (:data:`SPREAD`): percentiles 10, 25, 75 and
     90 (nearest rank), the median and the largest.  A run that did not finish counts as more than every
     finished one (as for the median time), so a statistic is None once it falls on an unfinished run; all
@@ -252,47 +242,50 @@ def _effort_spread(group: Sequence[Mapping[str, Any]], column: str) -> dict[str,
     return out
 
 
-def peaks(summary: Sequence[Mapping[str, Any]], config: str, cost: str = "median_conflicts"
-          ) -> list[dict[str, Any]]:
+def peaks(summary: Sequence[Mapping[str, object]], config: str, cost: str = "median_conflicts"
+          ) -> list[dict[str, CellValue]]:
     """Per family and n, for one configuration: the ``crossing``, the costliest density (``peak``, by
     ``cost``), the grid ``step`` around the crossing (the distance between the two densities that bracket
     it), ``distance`` (|peak - crossing|) and ``steps`` (that in grid steps), ``at_peak`` and ``at_zero``
     (the cost there and on the plain board) and ``tail`` (the 90th percentile over the median at the
     peak, when the summary has them).  This is how the peak of effort moves with n."""
-    out = []
-    for family in dict.fromkeys(e.get("family") or "completion" for e in summary):
-        part = [e for e in summary if (e.get("family") or "completion") == family and e["config"] == config]
-        for n in sorted({e["n"] for e in part}):
-            points = sorted((e for e in part if e["n"] == n and e.get(cost) is not None), key=lambda e: e["density"])
+    out: list[dict[str, CellValue]] = []
+    for family in dict.fromkeys(text_cell(e, "family") or "completion" for e in summary):
+        part = [e for e in summary if (text_cell(e, "family") or "completion") == family and e["config"] == config]
+        for n in sorted({row_size(e) for e in part}):
+            # (density, cost, p90) of each point with a cost, by density
+            tail = cost.replace("median", "p90") if cost.startswith("median") else None
+            points = sorted(((number(e, "density") or 0.0, value, number(e, tail) if tail else None)
+                             for e in part if e["n"] == n and (value := number(e, cost)) is not None),
+                            key=lambda p: p[0])
             where = crossing(part, n, config)
             if not points or where is None:
                 continue
-            top = max(points, key=lambda e: e[cost])
-            grid = [e["density"] for e in points]
+            peak, at_peak, p90 = max(points, key=lambda p: p[1])
+            grid = [density for density, _, _ in points]
             above = next((d for d in grid if d >= where), grid[-1])
             below = max((d for d in grid if d < above), default=above)
             step = max(above - below, 1e-9)
-            zero = next((e[cost] for e in points if e["density"] == 0), None)
-            p90 = top.get(cost.replace("median", "p90")) if cost.startswith("median") else None
+            zero = next((value for density, value, _ in points if density == 0), None)
             out.append({"family": family, "n": n, "config": config, "cost": cost, "crossing": where,
-                        "peak": top["density"], "at_peak": top[cost], "at_zero": zero, "step": step,
-                        "distance": abs(top["density"] - where), "steps": abs(top["density"] - where) / step,
-                        "tail": p90 / top[cost] if p90 and top[cost] else None})
+                        "peak": peak, "at_peak": at_peak, "at_zero": zero, "step": step,
+                        "distance": abs(peak - where), "steps": abs(peak - where) / step,
+                        "tail": p90 / at_peak if p90 and at_peak else None})
     return out
 
 
 def stored_study(jobs: int = 2, timeout: float = STORED_TIMEOUT, parts: Sequence[StudyPart] = STORED_PARTS,
-                 on_part: Callable[[StudyPart, list[dict[str, Any]], float], None] | None = None
-                 ) -> list[dict[str, Any]]:
+                 on_part: Callable[[StudyPart, list[PhaseEntry], float], None] | None = None
+                 ) -> list[PhaseEntry]:
     """Run the stored study (:data:`STORED_PARTS`), every configuration with its number of instances
     (:data:`STORED_INSTANCES`); its summary (:func:`phase_summary`).  ``on_part(part, summary, seconds)``
     after each part."""
     import time
 
-    summary: list[dict[str, Any]] = []
+    summary: list[PhaseEntry] = []
     for part in parts:
         start = time.perf_counter()
-        found: list[dict[str, Any]] = []
+        found: list[PhaseEntry] = []
         for config in part.configs:
             found += phase_summary(phase_study([Choice(*config)], [part.n], part.densities,
                                                instances=STORED_INSTANCES[config], timeout=timeout,
@@ -303,7 +296,7 @@ def stored_study(jobs: int = 2, timeout: float = STORED_TIMEOUT, parts: Sequence
     return summary
 
 
-def write_summary(summary: Sequence[Mapping[str, Any]], path: str | os.PathLike[str]) -> Path:
+def write_summary(summary: Sequence[Mapping[str, object]], path: str | os.PathLike[str]) -> Path:
     """The summary as a CSV (what notebook 5 stores and reads)."""
     from ..runtime.files import written_whole
 
@@ -316,21 +309,20 @@ def write_summary(summary: Sequence[Mapping[str, Any]], path: str | os.PathLike[
     return target
 
 
-def read_summary(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+def read_summary(path: str | os.PathLike[str]) -> list[PhaseEntry]:
     """A summary CSV written by :func:`write_summary`, numbers as numbers."""
     try:
         with open(path, newline="", encoding="utf-8") as handle:
             raw = list(csv.DictReader(handle))
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
-    numbers: dict[str, Any] = {"n": int, "queens": int, "instances": int, "completable": int, "impossible": int,
-                               "unsolved": int, "density": float, "completable_share": float,
-                               "median_seconds": float, "par2_seconds": float, "time_limit": float,
-                               "median_conflicts": float, "median_nodes": float,
-                               **dict.fromkeys(SPREAD_COLUMNS, float)}
+    numbers: dict[str, type[int] | type[float]] = {
+        "n": int, "queens": int, "instances": int, "completable": int, "impossible": int, "unsolved": int,
+        "density": float, "completable_share": float, "median_seconds": float, "par2_seconds": float,
+        "time_limit": float, "median_conflicts": float, "median_nodes": float, **dict.fromkeys(SPREAD_COLUMNS, float)}
     out = []
     for row in raw:
-        entry: dict[str, Any] = {}
+        entry: PhaseEntry = {}
         for key, value in row.items():
             convert = numbers.get(key)
             entry[key] = (convert(value) if value not in ("", None) else None) if convert else (value or None)

@@ -302,7 +302,7 @@ def report_blocks(rows: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | N
     """The report's content, independent of the output format."""
     summary = summarise(rows)
     labels, ns, _cells = _grid(summary)
-    repeats = max((entry["runs"] for entry in summary), default=0)
+    repeats = max((int(entry["runs"] or 0) for entry in summary), default=0)
     limits = sorted({row["time_limit"] for row in rows if row.get("time_limit")})
     placed = max((int(row.get("place_random") or 0) for row in rows), default=0)
     intro = (f"{len(rows)} runs from {csv_name}: {len(labels)} configurations ({', '.join(labels)}) at "

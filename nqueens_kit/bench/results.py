@@ -23,11 +23,11 @@ import os
 import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TypedDict, cast
 
 from ..errors import InputError
 from ..problem.board import MAX_N
-from ..problem.results import Status
+from ..problem.results import JSON, Options, Status
 from ..runtime.files import file_to_read, final_target, output_path, write_whole
 
 COLUMNS = (
@@ -50,33 +50,121 @@ REQUIRED = ("n", "method", "repeat", "status", "total_seconds")
 DONE_STATUSES = (Status.SOLVED, Status.INFEASIBLE, Status.TIMEOUT, Status.MEMOUT, Status.UNKNOWN)
 
 
+class ResultRow(TypedDict, total=False):
+    """One run as a results CSV holds it (:data:`COLUMNS`), typed as :func:`typed` reads it back: numbers as
+    numbers, ``verified`` as bool, an empty cell as None (``message`` and ``preplaced`` as "").  A row read
+    from a file may also carry a user's own columns (:func:`extra_columns`) under their names."""
+
+    n: int
+    method: str
+    encoding: str | None
+    formulation: str | None
+    solver: str | None
+    repeat: int
+    status: str
+    variables: int | None
+    clauses: int | None
+    constraints: int | None
+    build_seconds: float | None
+    solve_seconds: float | None
+    total_seconds: float | None
+    peak_rss_mb: float | None
+    verified: bool | None
+    place_random: int
+    preplaced: str
+    seed: int | None
+    time_limit: float | None
+    message: str
+    instance: int
+    settings: str | None
+    solver_seconds: float | None
+    cpu_seconds: float | None
+    startup_seconds: float | None
+    family: str | None
+    density: float | None
+    blocked: str | None
+    conflicts: int | None
+    nodes: int | None
+    variant: str | None
+    known_by: str | None
+
+
+class Session(TypedDict, total=False):
+    """One bench invocation on a results file, as its sidecar records it."""
+
+    started: str
+    command: str
+    resumed: bool
+    kept_rows: int
+    load_average_start: list[float] | None
+    finished: str
+    new_rows: int
+    complete: bool
+    load_average_end: list[float] | None
+
+
+class SweepSpec(TypedDict, total=False):
+    """What a sweep was asked to run, as its sidecar records it."""
+
+    configs: list[str]
+    ns: list[int]
+    repeat: int
+    instances: int
+    timeout: float | None
+    place_random: int
+    seed: int | None
+    skip_after_timeout: bool
+    memory_limit: int | None
+    jobs: int
+    dask: str | None
+    family: str
+    density: float | None
+
+
+class Meta(TypedDict, total=False):
+    """The sidecar JSON of a results CSV (``FILE.csv.meta.json``): the machine and software a sweep ran on
+    (:func:`~nqueens_kit.bench.environment.environment`), what it was asked to run, and every session."""
+
+    created: str
+    machine: dict[str, JSON]
+    python: dict[str, str]
+    packages: dict[str, str | None]
+    kit_revision: str | None
+    solvers: dict[str, str | None]
+    solver_settings: dict[str, Options]
+    sweep: SweepSpec
+    sessions: list[Session]
+
+
 def meta_path(csv_path: str | os.PathLike[str]) -> Path:
     """Where the sidecar JSON of a results CSV lives: ``results.csv.meta.json``."""
     path = Path(csv_path)
     return path.with_name(path.name + ".meta.json")
 
 
-def read_meta(csv_path: str | os.PathLike[str]) -> dict[str, Any] | None:
+def read_meta(csv_path: str | os.PathLike[str]) -> Meta | None:
     """The sidecar of a results CSV, or None if there is none, it is unreadable, not a regular file (a FIFO
     would keep the reader waiting), or not an object."""
     path = meta_path(csv_path)
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None
-        data = json.loads(path.read_text(encoding="utf-8"))
+        # a file anyone may have edited: its readers check each part before use
+        meta: Meta | list[JSON] | str | float | None = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, dict) else None
+    return meta if isinstance(meta, dict) else None
 
 
-def write_meta(csv_path: str | os.PathLike[str], data: Mapping[str, Any]) -> None:
+def write_meta(csv_path: str | os.PathLike[str], data: Meta) -> None:
     """Replace the sidecar in one step (a crash leaves the old one or the new one), by the rule of
     :func:`~nqueens_kit.runtime.files.written_whole`."""
     write_whole(meta_path(csv_path), json.dumps(data, indent=2, default=str) + "\n",
                 what="the results' sidecar (FILE.csv.meta.json)")
 
 
-def csv_value(value: Any) -> Any:
+def csv_value(value: object) -> object:
+    """A value as a CSV cell writes it: None empty, bools as true/false, floats to 6 digits, dicts as JSON."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -88,7 +176,7 @@ def csv_value(value: Any) -> Any:
     return value
 
 
-def row_text(row: Mapping[str, Any], columns: tuple[str, ...] = COLUMNS) -> str:
+def row_text(row: Mapping[str, object], columns: tuple[str, ...] = COLUMNS) -> str:
     """One row as CSV text with its line ending."""
     buffer = io.StringIO()
     csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n").writerow(
@@ -116,7 +204,7 @@ def target(path: str | os.PathLike[str]) -> Path:
 class ResultsFile:
     """The CSV being written, locked for the sweep; see the module docstring."""
 
-    def __init__(self, path: str | os.PathLike[str], kept: Iterable[Mapping[str, Any]] = (),
+    def __init__(self, path: str | os.PathLike[str], kept: Iterable[ResultRow] = (),
                  lock: Lock | None = None, extra: tuple[str, ...] = ()) -> None:
         self.shown = Path(path)
         self.path = target(path)
@@ -133,7 +221,7 @@ class ResultsFile:
             self.lock.release()
             raise InputError(f"cannot write {self.shown}: {exc.strerror or exc}") from None
 
-    def _start(self, kept: Iterable[Mapping[str, Any]]) -> None:
+    def _start(self, kept: Iterable[ResultRow]) -> None:
         """Write the header and the kept rows to a new file that replaces the old one in one step (no stray
         half-written file beside the results on failure)."""
         columns = self.columns
@@ -141,7 +229,7 @@ class ResultsFile:
             row_text(row, columns) for row in kept)
         write_whole(self.path, text.encode("utf-8"), what="the results")
 
-    def write(self, row: Mapping[str, Any]) -> None:
+    def write(self, row: ResultRow) -> None:
         """Append one row in one piece (no buffering: every byte goes straight to the file), synced; on
         failure cut back to the last whole row and raise one line."""
         assert self.fd is not None
@@ -213,7 +301,7 @@ class Lock:
 # ------------------------------------------------------------------------------------------ reading
 
 
-def read_results(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+def read_results(path: str | os.PathLike[str]) -> list[ResultRow]:
     """The rows of a results CSV, typed (see :func:`typed`).
 
     A last line cut short (the machine died mid-write) is ignored; any other malformed line is an
@@ -236,7 +324,7 @@ def read_results(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     missing = [c for c in REQUIRED if c not in header]
     if missing:
         raise InputError(f"{source} is not a results CSV from nqueens-kit bench (no column {missing[0]!r})")
-    rows: list[dict[str, Any]] = []
+    rows: list[ResultRow] = []
     for index, fields in enumerate(parsed[1:], start=2):
         last = index == len(parsed)
         if not fields:
@@ -252,10 +340,10 @@ def read_results(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     return rows
 
 
-def typed(raw: Mapping[str, str]) -> dict[str, Any]:
+def typed(raw: Mapping[str, str]) -> ResultRow:
     """A CSV row with numbers as numbers, ``verified`` as bool, empty cells as None; ValueError says what is
     impossible (an unknown status, a negative or non-finite time, n out of range, a verdict on an unsolved run)."""
-    row: dict[str, Any] = {column: None for column in LATER_COLUMNS}
+    row: dict[str, str | int | float | bool | None] = {column: None for column in LATER_COLUMNS}
     for key, value in raw.items():
         value = value.strip()
         if value == "":
@@ -276,12 +364,14 @@ def typed(raw: Mapping[str, str]) -> dict[str, Any]:
     status = row.get("status")
     if status not in {s.value for s in Status}:
         raise ValueError(f"unknown status {status!r}; expected one of {', '.join(s.value for s in Status)}")
-    if row.get("n") is None or row.get("repeat") is None:
+    n, repeat = row.get("n"), row.get("repeat")
+    if not isinstance(n, int) or not isinstance(repeat, int):  # INT_COLUMNS: an int, or None for an empty cell
         raise ValueError("n and repeat must not be empty")
-    if not 1 <= row["n"] <= MAX_N or row["repeat"] < 1:
-        raise ValueError(f"n must be from 1 to {MAX_N:,} and repeat at least 1, not {row['n']} and {row['repeat']}")
+    if not 1 <= n <= MAX_N or repeat < 1:
+        raise ValueError(f"n must be from 1 to {MAX_N:,} and repeat at least 1, not {n} and {repeat}")
     if row.get("verified") is not None and status != Status.SOLVED:
         raise ValueError(f"a {status} run cannot have a verdict on its board")
     row["place_random"] = row.get("place_random") or 0
     row["instance"] = row.get("instance") or 1
-    return row
+    # every column was converted above (its int, float, bool or text), status and n and repeat checked
+    return cast(ResultRow, row)

@@ -18,23 +18,44 @@ import hashlib
 import math
 import os
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from types import FrameType
+from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from ..methods import Choice, get_method
 from ..methods.base import FEATURE_TEXT
 from ..problem.board import Cell, Problem, verify, violations
+from ..problem.instances import FAMILIES, cells_text, family_cells, random_preplacement
 from ..problem.results import Status
 from ..runtime.limits import check_time_limit, over_limit
 from . import worker
 from .config import choice_from_row, parse_choice, parse_ns
 from .environment import command_line, environment, load_average, now
-from .instances import FAMILIES, cells_text, family_cells, random_preplacement
-from .results import DONE_STATUSES, Lock, ResultsFile, extra_columns, read_meta, read_results, target, write_meta
+from .results import (
+    DONE_STATUSES,
+    Lock,
+    Meta,
+    ResultRow,
+    ResultsFile,
+    Session,
+    extra_columns,
+    read_meta,
+    read_results,
+    target,
+    write_meta,
+)
+from .worker import RunRecord, RunSpec
+
+if TYPE_CHECKING:
+    from distributed import Client, SpecCluster
+    from distributed import Future as DaskFuture
+
+#: The identity of a run and of its CSV row: method, variant, solver, settings, n, instance, repeat, pre-placed.
+RunKey = tuple[str, str, str, str, int, int, int, str]
 
 DEFAULT_REPEAT = 3
 DEFAULT_TIMEOUT = 30.0
@@ -57,14 +78,14 @@ class Run:
     blocked: tuple[Cell, ...] = ()  # blocked or excluded-diagonals instances: cells no queen may use
 
     @property
-    def key(self) -> tuple[Any, ...]:
+    def key(self) -> RunKey:
         return (*self.config.key, self.n, self.instance, self.repeat, cells_text(self.preplaced))
 
     @property
     def problem(self) -> Problem:
         return Problem(self.n, self.preplaced, self.blocked)
 
-    def spec(self) -> dict[str, Any]:
+    def spec(self) -> RunSpec:
         return {"method": self.config.method, "variant": self.config.variant, "solver": self.config.solver,
                 "settings": self.config.settings, "n": self.n, "preplaced": [list(c) for c in self.preplaced],
                 "order": self.order, "blocked": [list(c) for c in self.blocked]}
@@ -96,14 +117,14 @@ def order_seed(n: int, seed: int, instance: int) -> int:
     return int.from_bytes(digest[:6], "big")
 
 
-def row_key(row: Mapping[str, Any]) -> tuple[Any, ...]:
+def row_key(row: ResultRow) -> RunKey:
     """The identity of a CSV row: configuration, n, instance, repeat and pre-placed queens."""
     return (*choice_from_row(row).key, int(row["n"]), int(row.get("instance") or 1), int(row["repeat"]),
             row.get("preplaced") or "")
 
 
-def make_row(run: Run, record: Mapping[str, Any], place_random: int, seed: int,
-             time_limit: float | None, family: str = "completion", density: float | None = None) -> dict[str, Any]:
+def make_row(run: Run, record: RunRecord, place_random: int, seed: int,
+             time_limit: float | None, family: str = "completion", density: float | None = None) -> ResultRow:
     """The CSV row of a run from the worker's record; the board is verified here, independently.
 
     One reading of every outcome (the book's "Outcomes and exit statuses"): an answer, or a solver's "unknown",
@@ -123,7 +144,7 @@ def make_row(run: Run, record: Mapping[str, Any], place_random: int, seed: int,
         wrong = "the board does NOT verify" + (f" ({found[0]})" if found else "")
         status, verified = Status.ERROR, None
     config = run.config
-    row: dict[str, Any] = {
+    row: ResultRow = {
         "n": run.n, "method": config.method, "variant": config.variant, "encoding": config.encoding,
         "formulation": config.formulation, "solver": config.solver, "settings": config.settings,
         "repeat": run.repeat, "instance": run.instance,
@@ -147,7 +168,7 @@ def make_row(run: Run, record: Mapping[str, Any], place_random: int, seed: int,
 class SweepInterrupted(KeyboardInterrupt):
     """Ctrl-C (or a signal) during a sweep: every finished run is on disk; ``rows`` holds them."""
 
-    def __init__(self, rows: list[dict[str, Any]], out: Path | None, code: int = 130) -> None:
+    def __init__(self, rows: list[ResultRow], out: Path | None, code: int = 130) -> None:
         super().__init__("sweep interrupted")
         self.rows, self.out, self.code = rows, out, code
 
@@ -165,10 +186,10 @@ def check_output(out: str | os.PathLike[str] | None, resume: bool = False, force
     return path
 
 
-def _kept_rows(path: Path, runs: Sequence[Run], timeout: float | None) -> list[dict[str, Any]]:
+def _kept_rows(path: Path, runs: Sequence[Run], timeout: float | None) -> list[ResultRow]:
     """The rows of a resumed file that still count, after checking every row against the plan."""
     planned = {run.key for run in runs}
-    seen: set[tuple[Any, ...]] = set()
+    seen: set[RunKey] = set()
     kept = []
     for line, row in enumerate(read_results(path), start=2):
         key = row_key(row)
@@ -184,7 +205,7 @@ def _kept_rows(path: Path, runs: Sequence[Run], timeout: float | None) -> list[d
     return kept
 
 
-def _still_done(row: Mapping[str, Any], timeout: float | None) -> bool:
+def _still_done(row: ResultRow, timeout: float | None) -> bool:
     """Whether a resumed sweep keeps a row: completed, and a timeout only if the limit has not grown."""
     if row["status"] not in DONE_STATUSES:
         return False
@@ -248,12 +269,12 @@ def check_run_count(total: int, max_runs: int = MAX_RUNS) -> None:
 
 def run_sweep(configs: Sequence[Choice | str], ns: Sequence[int] | str, repeat: int = DEFAULT_REPEAT,
               timeout: float | None = DEFAULT_TIMEOUT, out: str | os.PathLike[str] | None = None,
-              progress: bool = True, on_row: Callable[[dict[str, Any]], None] | None = None, place_random: int = 0,
+              progress: bool = True, on_row: Callable[[ResultRow], None] | None = None, place_random: int = 0,
               seed: int = 0, resume: bool = False, force: bool = False, skip_after_timeout: bool = False,
               command: str | None = None, instances: int = 1, max_runs: int = MAX_RUNS,
               stop: Callable[[], bool] | None = None, memory_limit: int | None = None,
               jobs: int = 1, dask: str | None = None, family: str = "completion",
-              density: float | None = None) -> list[dict[str, Any]]:
+              density: float | None = None) -> list[ResultRow]:
     """Run every (n, instance, repeat, configuration) in its own process; return the rows (kept ones included).
 
     ``out``: a CSV path written row by row (plus its sidecar), or None to keep rows in memory only.
@@ -284,7 +305,7 @@ def run_sweep(configs: Sequence[Choice | str], ns: Sequence[int] | str, repeat: 
     runs = plan_runs(config_list, sizes, repeat, place_random, seed, instances, family, density)
     path = check_output(out, resume, force)
     results: ResultsFile | None = None
-    kept: list[dict[str, Any]] = []
+    kept: list[ResultRow] = []
     if path is not None:
         lock = Lock(path)  # before reading a resumed file, so that two sweeps never interleave
         try:
@@ -300,8 +321,8 @@ def run_sweep(configs: Sequence[Choice | str], ns: Sequence[int] | str, repeat: 
         if row["status"] in (Status.TIMEOUT, Status.MEMOUT):
             key = choice_from_row(row).key
             timed_out[key] = min(timed_out.get(key, row["n"]), row["n"])
-    meta: dict[str, Any] = {}
-    session: dict[str, Any] = {}
+    meta: Meta = {}
+    session: Session = {}
     if path is not None:
         previous = read_meta(path) if resume else None
         meta = previous if previous and kept else environment(config_list)
@@ -324,14 +345,14 @@ def run_sweep(configs: Sequence[Choice | str], ns: Sequence[int] | str, repeat: 
     def stopped() -> bool:
         return halt.is_set() or (stop is not None and stop())
 
-    def execute(run: Run) -> dict[str, Any] | None:
+    def execute(run: Run) -> RunRecord | None:
         first_timeout = timed_out.get(run.config.key)
         if skip_after_timeout and first_timeout is not None and run.n > first_timeout:
             return {"status": "skipped", "message": f"skipped: this configuration timed out at n = {first_timeout}"}
         record = worker.run_worker(run.spec(), timeout, memory_limit, stopped)
         return None if stopped() else record  # stopped in the middle: no result to record
 
-    def finish(run: Run, record: dict[str, Any]) -> None:
+    def finish(run: Run, record: RunRecord) -> None:
         nonlocal new
         row = make_row(run, record, place_random, seed, timeout, family, density)
         if row["status"] in (Status.TIMEOUT, Status.MEMOUT):
@@ -365,21 +386,21 @@ def run_sweep(configs: Sequence[Choice | str], ns: Sequence[int] | str, repeat: 
         bar.close()
         if results is not None:
             results.close()
-            session.update(finished=now(), new_rows=new, complete=new == len(todo),
-                           load_average_end=load_average())
+            session.update({"finished": now(), "new_rows": new, "complete": new == len(todo),
+                            "load_average_end": load_average()})
             try:
-                write_meta(path, meta)  # type: ignore[arg-type]
+                write_meta(results.path, meta)  # ``path``, the file the sweep resolved
             except InputError:
                 pass  # the rows are safe; a sidecar that cannot be updated must not hide them
     return rows
 
 
-def _run_parallel(todo: Sequence[Run], jobs: int, execute: Callable[[Run], dict[str, Any] | None],
-                  finish: Callable[[Run, dict[str, Any]], None], stopped: Callable[[], bool],
+def _run_parallel(todo: Sequence[Run], jobs: int, execute: Callable[[Run], RunRecord | None],
+                  finish: Callable[[Run, RunRecord], None], stopped: Callable[[], bool],
                   halt: threading.Event) -> None:
     """Keep ``jobs`` runs going in threads (each run is a child process); rows are finished in this thread.
     Ctrl-C or ``stop`` sets ``halt``: every running child is killed within a tenth of a second."""
-    pending: dict[Future[dict[str, Any] | None], Run] = {}
+    pending: dict[Future[RunRecord | None], Run] = {}
     queue = iter(todo)
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="nqueens-kit-run")
     try:
@@ -407,7 +428,7 @@ def _run_parallel(todo: Sequence[Run], jobs: int, execute: Callable[[Run], dict[
 
 
 def _run_dask(todo: Sequence[Run], address: str, jobs: int, timeout: float | None, memory_limit: int | None,
-              finish: Callable[[Run, dict[str, Any]], None], stopped: Callable[[], bool]) -> None:
+              finish: Callable[[Run, RunRecord], None], stopped: Callable[[], bool]) -> None:
     """The runs as Dask tasks (each :func:`~nqueens_kit.bench.worker.run_worker`: a child process with its
     limit), the rows finished here as tasks complete.  Ctrl-C, SIGTERM, SIGHUP or ``stop`` cancel the tasks
     (a run under way sees its task cancelled and stops its child process) and close the client and the
@@ -450,7 +471,7 @@ def _run_dask(todo: Sequence[Run], address: str, jobs: int, timeout: float | Non
                 return False
             return task is None or task.state in ("cancelled", "released", "forgotten")
 
-    def close_dask(client: Any, cluster: Any, futures: list[Any]) -> None:
+    def close_dask(client: Client | None, cluster: SpecCluster | None, futures: list[DaskFuture]) -> None:
         """Cancel the runs (those under way stop their child process) and close the client and the cluster,
         quietly."""
         quiet = logging.getLogger("distributed")
@@ -469,9 +490,9 @@ def _run_dask(todo: Sequence[Run], address: str, jobs: int, timeout: float | Non
             quiet.setLevel(level)
 
     caught: list[int] = []
-    previous: dict[int, Any] = {}
+    previous: dict[int, Callable[[int, FrameType | None], object] | int | None] = {}
 
-    def note(signum: int, frame: Any) -> None:
+    def note(signum: int, frame: FrameType | None) -> None:
         if signum in caught:  # asked twice: stop waiting for Dask
             signal.signal(signum, previous[signum] if previous[signum] is not None else signal.SIG_DFL)
             signal.raise_signal(signum)
@@ -486,8 +507,9 @@ def _run_dask(todo: Sequence[Run], address: str, jobs: int, timeout: float | Non
         except (ValueError, OSError):  # not the main thread: signals stay with whoever handles them
             break
     folder = tempfile.mkdtemp(prefix="nqueens-kit-dask-")
-    cluster = client = None
-    futures: dict[Any, Run] = {}
+    cluster: SpecCluster | None = None
+    client: Client | None = None
+    futures: dict[DaskFuture, Run] = {}
     try:
         with dask.config.set({"temporary-directory": folder}):
             try:

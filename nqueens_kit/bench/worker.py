@@ -13,7 +13,9 @@ What a run measures (the record that becomes a CSV row):
   after "ready" — on one core ``cpu <= wall``; a multi-threaded solver can exceed it;
 - ``peak_rss_mb``: the largest resident memory of the child and its solver processes together;
 - ``conflicts`` (SAT solvers that count them: python-sat) and ``nodes`` (ILP branch-and-bound nodes): the
-  search effort the solver reports, which does not depend on the machine or its load.
+  search effort the solver reports, which does not depend on the machine or its load.  A count a solver gives
+  as text (MiniZinc's statistics lines) is read as a number; one that is not a number is named in the row's
+  message rather than dropped.
 
 >>> record = run_worker({"method": "sat", "variant": "pairwise", "solver": "pycosat", "n": 8, "preplaced": []}, 30)
 >>> record["status"], record["verified"], record["clauses"]
@@ -22,12 +24,14 @@ What a run measures (the record that becomes a CSV row):
 
 from __future__ import annotations
 
+import math
 import time
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
+from typing import TypedDict
 
 from ..methods import Choice, get_method, solve
-from ..problem.board import Problem
+from ..problem.board import Cell, Problem, shown, whole_number
+from ..problem.results import Options, Statistics
 from ..runtime import isolate
 from ..runtime.isolate import Ended
 
@@ -35,35 +39,111 @@ from ..runtime.isolate import Ended
 STARTUP_SECONDS = isolate.STARTUP_SECONDS
 
 
-def run_job(spec: Mapping[str, Any], time_limit: float | None) -> dict[str, Any]:
+class RunSpec(TypedDict, total=False):
+    """One run as the worker receives it (:meth:`~nqueens_kit.bench.sweep.Run.spec`): picklable, plain lists."""
+
+    method: str
+    variant: str | None
+    solver: str | None
+    settings: str | None
+    n: int
+    preplaced: list[list[int]]
+    order: int | None
+    blocked: list[list[int]]
+
+
+class RunRecord(TypedDict, total=False):
+    """What one run measured (see the module docstring), before :func:`~nqueens_kit.bench.sweep.make_row`
+    checks it and makes it a CSV row."""
+
+    status: str
+    queens: list[list[int]]
+    variables: int | None
+    clauses: int | None
+    constraints: int | None
+    build_seconds: float
+    solve_seconds: float
+    total_seconds: float
+    solver_seconds: float | None
+    verified: bool | None
+    message: str
+    options: Options
+    known_by: str | None
+    conflicts: int | None
+    nodes: int | None
+    cpu_seconds: float | None
+    startup_seconds: float | None
+    peak_rss_mb: float | None
+
+
+def _cell(pair: list[int]) -> Cell:
+    row, col = pair
+    return (row, col)
+
+
+def run_job(spec: RunSpec, time_limit: float | None) -> RunRecord:
     """The child's side: load what the method needs (its :meth:`~nqueens_kit.methods.Method.preload`), say
     ready, solve once in this process, return the record."""
     method = get_method(spec["method"])
     choice = Choice(method.name, spec.get("variant"), spec.get("solver"), spec.get("settings"))
-    problem = Problem(int(spec["n"]), tuple(tuple(c) for c in spec.get("preplaced", ())),
-                      tuple(tuple(c) for c in spec.get("blocked") or ()))
+    problem = Problem(int(spec["n"]), tuple(_cell(c) for c in spec.get("preplaced", ())),
+                      tuple(_cell(c) for c in spec.get("blocked") or ()))
     method.preload(choice)
     isolate.ready()
     start = time.perf_counter()
     result = solve(problem, method, choice.variant, choice.solver, settings=choice.settings, time_limit=time_limit,
                    isolated=False, explain=False, order=spec.get("order"))
     total = time.perf_counter() - start
-    return {
+    unread: list[str] = []
+    record: RunRecord = {
         "status": result.status.value, "queens": [list(q) for q in result.queens],
         "variables": result.variables, "clauses": result.clauses, "constraints": result.constraints,
         "build_seconds": result.build_seconds, "solve_seconds": result.solve_seconds, "total_seconds": total,
-        "solver_seconds": result.stats.get("solver_seconds"), "verified": result.verified,
+        "solver_seconds": _seconds(result.stats.get("solver_seconds")), "verified": result.verified,
         "message": result.message, "options": result.options, "known_by": result.known_by,
-        "conflicts": _count(result.stats.get("conflicts")), "nodes": _count(result.stats.get("nodes")),
+        "conflicts": count_of(result.stats, "conflicts", unread), "nodes": count_of(result.stats, "nodes", unread),
     }
+    if unread:  # the solver said something the column cannot hold: say it in the row's note, not nowhere
+        record["message"] = "; ".join(filter(None, (result.message, *unread)))
+    return record
 
 
-def _count(value: Any) -> int | None:
-    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+def _seconds(value: object) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def run_worker(spec: Mapping[str, Any], timeout: float | None, memory_limit: int | None = None,
-               stop: Callable[[], bool] | None = None) -> dict[str, Any]:
+def count_of(stats: Statistics, key: str, unread: list[str]) -> int | None:
+    """A solver's count (``nodes``, ``conflicts``) as an int: an int, a whole float, or a numeric string such as
+    ``"1234"`` or ``"1.2e4"`` (MiniZinc's statistics lines are text).  Anything else is None, and a note on it
+    goes to ``unread`` so that the row says what the solver gave.
+
+    >>> unread = []
+    >>> count_of({"nodes": "1234"}, "nodes", unread), count_of({"nodes": 7.0}, "nodes", unread), unread
+    (1234, 7, [])
+    >>> count_of({"nodes": "many"}, "nodes", unread), unread
+    (None, ["the solver's nodes 'many' is not a number"])
+    """
+    value = stats.get(key)
+    if value is None:
+        return None
+    number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    if isinstance(value, str):
+        number = whole_number(value)
+        if number is None:
+            try:
+                number = float(value.strip())
+            except ValueError:
+                pass
+    if isinstance(number, float):
+        number = int(number) if math.isfinite(number) and number >= 0 and number.is_integer() else None
+    if number is None or number < 0:
+        unread.append(f"the solver's {key} {shown(value)} is not a number")
+        return None
+    return number
+
+
+def run_worker(spec: RunSpec, timeout: float | None, memory_limit: int | None = None,
+               stop: Callable[[], bool] | None = None) -> RunRecord:
     """Run one spec in a fresh process; the record's status is the solve's (``unknown`` when the solver said it
     does not know), ``timeout`` if it passes ``timeout`` seconds (counted from the child's "ready"), ``memout``
     past ``memory_limit`` bytes, ``error`` if it failed or a wrong answer was caught, and ``skipped`` (message
@@ -71,10 +151,11 @@ def run_worker(spec: Mapping[str, Any], timeout: float | None, memory_limit: int
     run = isolate.run_in_child(run_job, (dict(spec), timeout), time_limit=timeout, fresh=True,
                                clock_from_ready=True, auto_ready=False, memory_limit=memory_limit,
                                watch_memory=True, stop=stop)
-    common = {"cpu_seconds": run.cpu, "startup_seconds": round(run.startup, 6) if run.startup else None,
-              "peak_rss_mb": run.tree_peak_rss_mb}
+    common: RunRecord = {"cpu_seconds": run.cpu, "startup_seconds": round(run.startup, 6) if run.startup else None,
+                         "peak_rss_mb": run.tree_peak_rss_mb}
     if run.status == Ended.DONE:
-        record = dict(run.value)
+        done: RunRecord = run.value  # what run_job returned, sent back from the child
+        record = done.copy()
         record.update(common)
         if record["status"] == "timeout":  # the solver stopped itself at the limit
             record["message"] = record.get("message") or "no answer within the time limit"

@@ -8,30 +8,20 @@ imports the command and the kit: a Ctrl-C while Python is still loading them pri
 from __future__ import annotations
 
 import importlib
-import os
 import signal
 import sys
 import types
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
+
+from .startup import startup_interrupt
 
 __all__ = ["EXIT_NO", "EXIT_OK", "build_parser", "main", "run"]
 
 #: What ``Ctrl-C`` prints while the command is loading (the same line as later).
-_INTERRUPTED = b"nqueens-kit: interrupted\n"
-
-
-def _startup_interrupt(signum: int, frame: Any) -> None:
-    """Ctrl-C before the command runs: nothing is started yet, so end at once, with one line."""
-    try:
-        os.write(2, _INTERRUPTED)
-    finally:
-        os._exit(128 + signum)
-
-
 def run() -> NoReturn:
     """Console-script entry point."""
     try:
-        signal.signal(signal.SIGINT, _startup_interrupt)
+        signal.signal(signal.SIGINT, startup_interrupt)
     except (ValueError, OSError):  # not the main thread
         pass
     from .main import run as run_command
@@ -39,7 +29,7 @@ def run() -> NoReturn:
     run_command()
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     """The command's names (``main``, ``build_parser``, ...), from :mod:`.main` on first use."""
     command = importlib.import_module(f"{__name__}.main")  # the module: the package's `main` is the function
     try:
@@ -52,7 +42,7 @@ class _Package(types.ModuleType):
     """``nqueens_kit.cli.main`` is the function :func:`main`, as it always was, even once the module of
     the same name is imported (Python binds a submodule to its package's attribute)."""
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         if name == "main" and isinstance(value, types.ModuleType):
             value = value.main
         super().__setattr__(name, value)

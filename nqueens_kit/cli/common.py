@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from ..errors import InputError
 
@@ -75,12 +75,13 @@ class Parser(argparse.ArgumentParser):
         each option's metavar with one) any width does, and the terminal is not asked (which imports shutil)."""
         if Parser._showing:
             return super()._get_formatter()
-        make: Any = self.formatter_class  # argparse's formatters take a width, which typeshed leaves out
+        # argparse's formatters take a width, which typeshed's type of formatter_class leaves out
+        make: Callable[..., argparse.HelpFormatter] = self.formatter_class
         formatter: argparse.HelpFormatter = make(prog=self.prog, width=80)
         return formatter
 
 
-def print_json(data: Any) -> None:
+def print_json(data: object) -> None:
     import json
 
     print(json.dumps(data, indent=None, separators=(",", ":"), default=str))
@@ -213,8 +214,9 @@ def report_solve(result: SolveResult, as_json: bool, how: str | None = None) -> 
         else:
             size.append(f"built in {result.build_seconds:.3f} s, solved in {result.solve_seconds:.3f} s")
         print("; ".join(size))
-        if result.options.get("cbc_options"):
-            print(f"CBC options ({result.options['settings']}): {', '.join(result.options['cbc_options'])}")
+        cbc_options = result.options.get("cbc_options")
+        if cbc_options and isinstance(cbc_options, (list, tuple)):
+            print(f"CBC options ({result.options.get('settings')}): {', '.join(map(str, cbc_options))}")
         if result.message:
             print(result.message)
         if result.status == Status.INFEASIBLE and result.known_by:

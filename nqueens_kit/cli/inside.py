@@ -5,12 +5,23 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .common import EXIT_NO, EXIT_OK, EXIT_TIMEOUT, PROG, add_place, print_json, problem_from, whole
+from .common import EXIT_NO, EXIT_OK, EXIT_TIMEOUT, PROG, add_json, add_place, print_json, problem_from, whole
 
 if TYPE_CHECKING:
     from ..runtime.isolate import ChildRun
+
+
+def _board_options(p: argparse.ArgumentParser, own: Callable[[argparse.ArgumentParser], None]) -> None:
+    """What ``trace`` and ``bnb`` share, around the options ``own`` adds: the board (N, --place), then
+    --time-limit and --json."""
+    p.add_argument("n", metavar="N", help="board size")
+    add_place(p)
+    own(p)
+    p.add_argument("--time-limit", default=None, metavar="S", help="wall-clock limit in seconds")
+    add_json(p)
 
 
 def _trace_options(p: argparse.ArgumentParser) -> None:
@@ -21,15 +32,15 @@ def _trace_options(p: argparse.ArgumentParser) -> None:
                      "the clause that forced it), conflict, learn, backjump, restart.  The kit's own solver tells "
                      "everything; --engine cadical shows CaDiCaL's real trail without the clauses.  Boards up to "
                      f"n = {MAX_TRACE_N}.")
-    p.add_argument("n", metavar="N", help="board size")
-    add_place(p)
-    p.add_argument("--encoding", default=DEFAULT_ENCODING, help=f"one of: {', '.join(ENCODINGS)}")
-    p.add_argument("--engine", default="kit", choices=["kit", "cadical"],
-                   help="kit: the kit's own CDCL (every clause shown); cadical: CaDiCaL 1.9.5 via python-sat")
-    p.add_argument("--max-events", default=str(DEFAULT_MAX_EVENTS), metavar="K",
-                   help=f"stop after K events (default {DEFAULT_MAX_EVENTS:,})")
-    p.add_argument("--time-limit", default=None, metavar="S", help="wall-clock limit in seconds")
-    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+    def own(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--encoding", default=DEFAULT_ENCODING, help=f"one of: {', '.join(ENCODINGS)}")
+        p.add_argument("--engine", default="kit", choices=["kit", "cadical"],
+                       help="kit: the kit's own CDCL (every clause shown); cadical: CaDiCaL 1.9.5 via python-sat")
+        p.add_argument("--max-events", default=str(DEFAULT_MAX_EVENTS), metavar="K",
+                       help=f"stop after K events (default {DEFAULT_MAX_EVENTS:,})")
+
+    _board_options(p, own)
     p.set_defaults(func=cmd_trace)
 
 
@@ -40,14 +51,14 @@ def _bnb_options(p: argparse.ArgumentParser) -> None:
     p.description = ("Solve one board by the kit's own branch and bound over LP relaxations (HiGHS or CBC solve "
                      "each LP) and print the tree: each node's branching decision, LP bound, fractional cells, and "
                      f"whether it branched, was integral, infeasible or pruned.  Boards up to n = {MAX_BNB_N}.")
-    p.add_argument("n", metavar="N", help="board size")
-    add_place(p)
-    p.add_argument("--formulation", default="lines", help=f"one of: {', '.join(FORMULATIONS)}")
-    p.add_argument("--solver", default=None, help="LP solver: highs or cbc (default: cbc)")
-    p.add_argument("--max-nodes", default=str(DEFAULT_MAX_NODES), metavar="K",
-                   help=f"stop after K nodes (default {DEFAULT_MAX_NODES:,})")
-    p.add_argument("--time-limit", default=None, metavar="S", help="wall-clock limit in seconds")
-    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+    def own(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--formulation", default="lines", help=f"one of: {', '.join(FORMULATIONS)}")
+        p.add_argument("--solver", default=None, help="LP solver: highs or cbc (default: cbc)")
+        p.add_argument("--max-nodes", default=str(DEFAULT_MAX_NODES), metavar="K",
+                       help=f"stop after K nodes (default {DEFAULT_MAX_NODES:,})")
+
+    _board_options(p, own)
     p.set_defaults(func=cmd_bnb)
 
 

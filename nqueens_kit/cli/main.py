@@ -34,12 +34,13 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from types import FrameType
+from typing import NoReturn
 
 from .. import __version__
 from ..errors import InputError, KitBug, NQueensError, SolverError
-from . import _startup_interrupt
 from .common import EXIT_BUG, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, EXIT_TIMEOUT, PROG, Parser, print_json
+from .startup import startup_interrupt
 
 #: The modules of the subcommands (under :mod:`nqueens_kit.cli`) and their commands, in the order ``--help``
 #: lists them; each module has ``COMMANDS``, name -> (help, the function that adds its options).  A command
@@ -92,7 +93,7 @@ def _wants_json(argv: Sequence[str]) -> bool:
     return "--json" in argv
 
 
-def _raise_interrupted(signum: int, frame: Any) -> None:
+def _raise_interrupted(signum: int, frame: FrameType | None) -> None:
     name = {signal.SIGTERM: "terminated", getattr(signal, "SIGHUP", -1): "hung up"}.get(signum, "interrupted")
     raise Interrupted(128 + signum, name)
 
@@ -100,7 +101,7 @@ def _raise_interrupted(signum: int, frame: Any) -> None:
 def _ctrl_c_raises() -> None:
     """From here on Ctrl-C raises KeyboardInterrupt, which :func:`main` turns into exit status 130 after
     stopping children (during start-up it ended the process at once: :func:`nqueens_kit.cli.run`)."""
-    if signal.getsignal(signal.SIGINT) is _startup_interrupt:
+    if signal.getsignal(signal.SIGINT) is startup_interrupt:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 

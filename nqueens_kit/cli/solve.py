@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from .common import (
@@ -32,12 +32,18 @@ from .common import (
 if TYPE_CHECKING:
     from ..methods import Choice, Method
     from ..problem.board import Problem
-    from ..problem.results import CountResult, SolveResult
+    from ..problem.results import JSON, CountResult, SolveResult
 
 # The kit itself is imported by the commands that use it: ``nqueens-kit --help`` lists them without it.
 
 #: A count expected to take longer than this many seconds says so before it starts.
 WARN_SECONDS = 10.0
+
+
+def _place_and_json(p: argparse.ArgumentParser) -> None:
+    """The options ``count`` and ``decode`` end with: --place, then --json."""
+    add_place(p)
+    add_json(p)
 
 
 def _solve_options(p: argparse.ArgumentParser) -> None:
@@ -67,8 +73,7 @@ def _count_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--from-cnf", metavar="FILE", help="count the boards of a DIMACS file (projected onto 1..n²)")
     p.add_argument("--n", dest="cnf_n", metavar="N",
                    help="board size of --from-cnf (read from the file's header when the kit wrote it)")
-    add_place(p)
-    add_json(p)
+    _place_and_json(p)
     p.set_defaults(func=cmd_count)
 
 
@@ -89,8 +94,7 @@ def _decode_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("output", metavar="SOLVER_OUTPUT",
                    help="MiniSat result file or competition-format output ('-': stdin)")
     p.add_argument("--n", dest="decode_n", metavar="N", required=True, help="board size")
-    add_place(p)
-    add_json(p)
+    _place_and_json(p)
     p.set_defaults(func=cmd_decode)
 
 
@@ -167,7 +171,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def _choice_of(result: SolveResult, chosen: Method) -> Choice:
     from ..methods import Choice
 
-    return Choice(chosen.name, result.variant, result.solver, result.options.get("settings"))
+    settings = result.options.get("settings")
+    return Choice(chosen.name, result.variant, result.solver, settings if isinstance(settings, str) else None)
 
 
 def _solve_with_proof(args: argparse.Namespace, chosen: Method, problem: Problem, limit: float | None) -> int:
@@ -193,7 +198,7 @@ def _solve_with_proof(args: argparse.Namespace, chosen: Method, problem: Problem
 # --------------------------------------------------------------------------------------------- count
 
 
-def report_count(result: CountResult, as_json: bool, how: str, extra: dict[str, Any] | None = None) -> int:
+def report_count(result: CountResult, as_json: bool, how: str, extra: dict[str, JSON] | None = None) -> int:
     from ..problem.board import Problem
     from ..problem.results import KNOWN_BY, Status
 
@@ -416,7 +421,7 @@ def cmd_lp(args: argparse.Namespace) -> int:
 
 
 def cmd_notebooks(args: argparse.Namespace) -> int:
-    from ..course.bundle import copy_notebooks
+    from ..course.notebooks import copy_notebooks
 
     if not args.dest.strip():
         raise InputError("notebooks needs a folder to copy them into, not an empty string")
@@ -433,11 +438,11 @@ def cmd_notebooks(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def solver_rows() -> list[dict[str, Any]]:
+def solver_rows() -> list[dict[str, JSON]]:
     """One row per method and solver (a method without solvers gets one row, ``built in``)."""
     from ..methods import METHODS
 
-    rows: list[dict[str, Any]] = []
+    rows: list[dict[str, JSON]] = []
     for method in METHODS.values():
         solvers = method.solvers()
         if not solvers:
@@ -453,6 +458,11 @@ def solver_rows() -> list[dict[str, Any]]:
     return rows
 
 
+def _words(value: JSON) -> list[str]:
+    """A list of names in a row of :func:`solver_rows` (capabilities, features), as text."""
+    return [str(word) for word in value] if isinstance(value, (list, tuple)) else []
+
+
 def cmd_solvers(args: argparse.Namespace) -> int:
     from ..methods import METHODS
     from ..methods.base import FEATURE_TEXT
@@ -461,10 +471,10 @@ def cmd_solvers(args: argparse.Namespace) -> int:
     if args.json:
         print_json(rows)
         return EXIT_OK
-    current = None
+    current: str | None = None
     for row in rows:
-        if row["method"] != current:
-            current = row["method"]
+        if str(row["method"]) != current:
+            current = str(row["method"])
             method = METHODS[current]
             print(f"--method {method.name}: {method.summary} (verbs: {', '.join(sorted(method.verbs))})")
         mark = "yes" if row["installed"] else "no "
@@ -472,8 +482,8 @@ def cmd_solvers(args: argparse.Namespace) -> int:
         tail += f"  -> {row['install']}" if row["install"] else ""
         print(f"  {row['name']:<16} {mark}  {row['description']}{tail}")
         if row["capabilities"]:
-            print(f"  {'':16}      can: {', '.join(row['capabilities'])}")
-        unhonoured = sorted(set(method.features) - set(row["features"]))
+            print(f"  {'':16}      can: {', '.join(_words(row['capabilities']))}")
+        unhonoured = sorted(set(method.features) - set(_words(row["features"])))
         if unhonoured:
             print(f"  {'':16}      does not honour: {', '.join(FEATURE_TEXT[f] for f in unhonoured)}")
         if row["advice"]:

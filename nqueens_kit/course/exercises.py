@@ -47,7 +47,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from itertools import product as assignments
-from typing import Any
+from typing import Protocol, cast
 
 from ..bench.summary import par2
 from ..errors import InputError
@@ -72,13 +72,13 @@ COUNT_MAX_N = 13
 CHECK_MAX_N = 30
 
 
-def _student_function(value: Any, checker: str, shape: str) -> None:
+def _student_function(value: object, checker: str, shape: str) -> None:
     """Refuse (one line) anything but a function where a checker expects the student's function."""
     if not callable(value):
         raise InputError(f"{checker} takes your function, {shape}, not {shown(value)}")
 
 
-def _sizes(values: Any, what: str, high: int = CHECK_MAX_N) -> list[int]:
+def _sizes(values: object, what: str, high: int = CHECK_MAX_N) -> list[int]:
     """A non-empty list of board sizes from 1 to ``high``."""
     if isinstance(values, (str, bytes, bytearray)) or not isinstance(values, Iterable):
         raise InputError(f"{what} is a list of board sizes from 1 to {high}, not {shown(values)}")
@@ -88,7 +88,13 @@ def _sizes(values: Any, what: str, high: int = CHECK_MAX_N) -> list[int]:
     return sizes
 
 
-def _real(value: Any) -> float | None:
+class _Item(Protocol):
+    """A NumPy scalar or 0-d array: ``item()`` is its Python number."""
+
+    def item(self) -> float: ...
+
+
+def _real(value: object) -> float | None:
     """A real number as a float: an int, a float, a ``Fraction``, a ``Decimal``, a NumPy integer or float
     (a scalar or a 0-d array); None for anything else, bools included.
 
@@ -101,11 +107,11 @@ def _real(value: Any) -> float | None:
     if isinstance(value, (numbers.Real, decimal.Decimal)):
         return float(value)
     if getattr(value, "shape", None) == () and getattr(getattr(value, "dtype", None), "kind", None) in ("i", "u", "f"):
-        return float(value.item())
+        return float(cast(_Item, value).item())
     return None
 
 
-def _tolerance(value: Any) -> float:
+def _tolerance(value: object) -> float:
     """The relative tolerance a number is compared with: 1e-9, or a few units of its own precision when it is
     a NumPy float of fewer bits (a float32 result of the right formula is right)."""
     dtype = getattr(value, "dtype", None)
@@ -116,7 +122,7 @@ def _tolerance(value: Any) -> float:
     return max(1e-9, 8 * float(np.finfo(dtype).eps))
 
 
-def _whole(value: Any) -> int | None:
+def _whole(value: object) -> int | None:
     """A whole number as an int: an int or a NumPy integer (a scalar or a 0-d array); None for anything else
     (bools, floats and text too)."""
     if isinstance(value, bool):
@@ -124,11 +130,11 @@ def _whole(value: Any) -> int | None:
     if isinstance(value, numbers.Integral):
         return operator.index(value)
     if getattr(value, "shape", None) == () and getattr(getattr(value, "dtype", None), "kind", None) in ("i", "u"):
-        return int(value.item())
+        return int(cast(_Item, value).item())
     return None
 
 
-def _truth(value: Any) -> bool | None:
+def _truth(value: object) -> bool | None:
     """True or False from a bool or a NumPy bool (a scalar or a 0-d array); None for anything else."""
     if isinstance(value, bool):
         return value
@@ -137,12 +143,12 @@ def _truth(value: Any) -> bool | None:
     return None
 
 
-def _a(value: Any) -> str:
+def _a(value: object) -> str:
     """A value as an answer of the wrong type is named: ``'8' (type str)``."""
     return f"{shown(value)} (type {type(value).__name__})"
 
 
-def _flag(value: Any, what: str) -> bool:
+def _flag(value: object, what: str) -> bool:
     if not isinstance(value, bool):
         raise InputError(f"{what} is True or False, not {shown(value)}")
     return value
@@ -158,7 +164,7 @@ class Verdict:
 
     ok: bool
     message: str
-    counterexample: Any = None
+    counterexample: object = None
 
     def __bool__(self) -> bool:
         return self.ok
@@ -169,7 +175,11 @@ class Verdict:
     __str__ = __repr__
 
 
-def _call_encoder(encode: Callable[..., Any], lits: list[int], pool: VarPool) -> list[Clause]:
+#: A student's cardinality encoder: ``encode(lits)`` or ``encode(lits, pool)``, returning its clauses.
+Encoder = Callable[..., Iterable[Iterable[int]] | None]
+
+
+def _call_encoder(encode: Encoder, lits: list[int], pool: VarPool) -> list[Clause]:
     """Call ``encode(lits, pool)`` or ``encode(lits)`` (a student may not need helper variables)."""
     try:
         takes_pool = len(inspect.signature(encode).parameters) >= 2
@@ -191,7 +201,7 @@ def _satisfiable(clauses: list[Clause], units: list[int]) -> bool:
     return pycosat.solve(clauses + [[u] for u in units]) != "UNSAT"
 
 
-def _check_cardinality(encode: Callable[..., Any], exact: bool, max_k: int) -> Verdict:
+def _check_cardinality(encode: Encoder, exact: bool, max_k: int) -> Verdict:
     what = "exactly-one" if exact else "at-most-one"
     rule = "exactly one true literal" if exact else "at most one true literal"
     # k = 1 .. max_k over 1..k, and once over scattered, unsorted ids to catch code that assumes 1..k.
@@ -249,7 +259,7 @@ def _assignments(k: int) -> list[tuple[bool, ...]]:
     return chosen
 
 
-def check_at_most_one(encode: Callable[..., Any], max_k: int = MAX_K) -> Verdict:
+def check_at_most_one(encode: Encoder, max_k: int = MAX_K) -> Verdict:
     """Check an at-most-one encoding ``encode(lits, pool) -> clauses`` (or ``encode(lits)``) by brute force.
 
     For each k = 1 .. ``max_k`` it tries the assignments of the literals (all 2^k up to k = 6; above, every one
@@ -264,7 +274,7 @@ def check_at_most_one(encode: Callable[..., Any], max_k: int = MAX_K) -> Verdict
     return _check_cardinality(encode, exact=False, max_k=parse_n(max_k, maximum=MAX_K_LIMIT, what="max_k"))
 
 
-def check_exactly_one(encode: Callable[..., Any], max_k: int = MAX_K) -> Verdict:
+def check_exactly_one(encode: Encoder, max_k: int = MAX_K) -> Verdict:
     """Like :func:`check_at_most_one` for an exactly-one encoding (at least one and at most one).
 
     >>> from nqueens_kit.methods.sat.encodings import exactly_one
@@ -277,7 +287,7 @@ def check_exactly_one(encode: Callable[..., Any], max_k: int = MAX_K) -> Verdict
     return _check_cardinality(encode, exact=True, max_k=parse_n(max_k, maximum=MAX_K_LIMIT, what="max_k"))
 
 
-def check_count(answer: Any, problem: Problem | int, fundamental: bool = False) -> Verdict:
+def check_count(answer: object, problem: Problem | int, fundamental: bool = False) -> Verdict:
     """Check a student's count of the solutions (or fundamental solutions) of ``problem`` against bitmask
     backtracking.
 
@@ -305,7 +315,7 @@ def check_count(answer: Any, problem: Problem | int, fundamental: bool = False) 
     return Verdict(True, f"Correct: {problem.describe()} has {truth} {what}.")
 
 
-def check_dead_end(queens: Any, n: Any = 8) -> Verdict:
+def check_dead_end(queens: object, n: object = 8) -> Verdict:
     """Check two queens that do not attack each other, yet leave the n x n board (8 x 8 by default) without a
     completion: exactly two, on the board, not attacking, and no solution through both (listed by
     backtracking, independent of the apps).
@@ -343,7 +353,7 @@ def check_dead_end(queens: Any, n: Any = 8) -> Verdict:
                          "each other.")
 
 
-def check_par2(score: Callable[[list[float | None], float], Any], time_limit: float = 10.0) -> Verdict:
+def check_par2(score: Callable[[list[float | None], float], object], time_limit: float = 10.0) -> Verdict:
     """Check a student's ``score(times, time_limit)``: the PAR-2 of runs whose ``times`` are seconds, ``None``
     for a run stopped by the limit (it counts as twice the limit; the score is the mean over all runs).
 
@@ -413,7 +423,7 @@ def resolve(first: Sequence[int], second: Sequence[int]) -> list[int]:
     return sorted((a | b) - {pivot, -pivot}, key=lambda lit: (abs(lit), lit))
 
 
-def _clause(value: Any) -> set[int]:
+def _clause(value: object) -> set[int]:
     """A clause as the set of its literals, or a one-line error for anything but a list of non-zero ints."""
     if isinstance(value, (str, bytes, bytearray, dict)) or not isinstance(value, Iterable):
         raise InputError(f"a clause is a list of non-zero ints (DIMACS literals), not {shown(value)}")
@@ -502,7 +512,7 @@ def verify_cases() -> list[tuple[str, int, tuple[Cell, ...]]]:
     ]
 
 
-def check_verify(student_verify: Callable[[int, Sequence[Cell]], Any]) -> Verdict:
+def check_verify(student_verify: Callable[[int, Sequence[Cell]], object]) -> Verdict:
     """Check a student's ``verify(n, queens) -> bool`` on good boards and on boards with each kind of flaw.
 
     >>> from nqueens_kit import verify

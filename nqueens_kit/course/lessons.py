@@ -22,10 +22,10 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Literal, TypedDict
 
 from ..errors import InputError
 from ..inside.bnb import branch_and_bound
@@ -40,6 +40,13 @@ from ..runtime import browser
 from ..solvers import ILP_SOLVERS, get_solver
 from ..viz.style import use_presentation
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
+    from pulp import LpAffineExpression, LpConstraint, LpVariable
+
+    from ..problem.results import JSON
+
 #: A notebook figure is shown at most this wide (pixels) on a 1024 x 768 projector, margins taken off.
 SCREEN_PX = 960
 #: No text in a figure smaller than this (pixels on that screen): about 12 pt, read from the back of a hall.
@@ -48,13 +55,13 @@ MIN_TEXT_PX = 16.0
 # ------------------------------------------------------------------------------------- the projector
 
 
-def _text_scale(fig: Any, screen_px: float) -> float:
+def _text_scale(fig: Figure, screen_px: float) -> float:
     """Screen pixels per point of text: the figure is drawn at its dpi, then shrunk to fit the screen."""
     width = fig.get_figwidth()
     return min(fig.dpi, screen_px / width) / 72.0
 
 
-def _texts(fig: Any) -> Iterator[Any]:
+def _texts(fig: Figure) -> Iterator[Text]:
     from matplotlib.text import Text
 
     if not hasattr(fig.canvas, "get_renderer"):  # a figure closed to pyplot has a bare canvas
@@ -67,7 +74,12 @@ def _texts(fig: Any) -> Iterator[Any]:
             yield text
 
 
-def smallest_text_px(fig: Any, screen_px: float = SCREEN_PX) -> float:
+def _points(text: Text) -> float:
+    """A text's size in points (a drawn text has a number, never a name such as "medium")."""
+    return float(text.get_fontsize())
+
+
+def smallest_text_px(fig: Figure, screen_px: float = SCREEN_PX) -> float:
     """The height (pixels) of the smallest text of ``fig`` shown on a screen ``screen_px`` wide.
 
     >>> import matplotlib.pyplot as plt
@@ -76,10 +88,10 @@ def smallest_text_px(fig: Any, screen_px: float = SCREEN_PX) -> float:
     12.5
     """
     scale = _text_scale(fig, screen_px)
-    return round(min((text.get_fontsize() * scale for text in _texts(fig)), default=math.inf), 3)
+    return round(min((_points(text) * scale for text in _texts(fig)), default=math.inf), 3)
 
 
-def readable(fig: Any, min_px: float = MIN_TEXT_PX, screen_px: float = SCREEN_PX) -> Any:
+def readable(fig: Figure, min_px: float = MIN_TEXT_PX, screen_px: float = SCREEN_PX) -> Figure:
     """Enlarge every text of ``fig`` smaller than ``min_px`` on a ``screen_px`` screen to that size (tick
     labels through their axis, so new ticks keep it); returns ``fig``.
 
@@ -90,12 +102,13 @@ def readable(fig: Any, min_px: float = MIN_TEXT_PX, screen_px: float = SCREEN_PX
     """
     floor = math.ceil(100 * min_px / _text_scale(fig, screen_px)) / 100  # points, rounded up
     for ax in fig.axes:
-        for axis, name in ((ax.xaxis, "x"), (ax.yaxis, "y")):
-            sizes = [label.get_fontsize() for label in axis.get_ticklabels(which="both")]
+        names: tuple[Literal["x", "y"], ...] = ("x", "y")
+        for axis, name in zip((ax.xaxis, ax.yaxis), names, strict=True):
+            sizes = [_points(label) for label in axis.get_ticklabels(which="both")]
             if sizes and min(sizes) < floor:
                 ax.tick_params(axis=name, which="both", labelsize=floor)
     for text in _texts(fig):
-        if text.get_fontsize() < floor:
+        if _points(text) < floor:
             text.set_fontsize(floor)
     return fig
 
@@ -121,19 +134,43 @@ CHAPTER_TIMES = "chapter-times.json"
 TIME_BUDGET = {"full": 60.0, "cell": 10.0, "small": 20.0}
 
 
-def chapter_times(folder: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+class ChapterRun(TypedDict):
+    """One way of running a chapter: seconds top to bottom and of its slowest cell."""
+
+    total: float
+    slowest_cell: float
+    slowest_cell_index: int
+
+
+class ChapterTime(TypedDict):
+    """A chapter's measurements: at its full sizes and at the small ones."""
+
+    full: ChapterRun
+    small: ChapterRun
+
+
+class ChapterTimes(TypedDict, total=False):
+    """What :data:`CHAPTER_TIMES` holds: per chapter its times, the machine measured on (``cpus``, ``date``,
+    loads, versions) and the command that measured."""
+
+    chapters: dict[str, ChapterTime]
+    machine: dict[str, JSON]
+    command: str
+
+
+def chapter_times(folder: str | os.PathLike[str] | None = None) -> ChapterTimes:
     """The stored measurement of every chapter's running time (see :data:`CHAPTER_TIMES`), read from the
     notebook folder's ``data/`` (the working directory a chapter runs in, else the kit's own copy)."""
     import json
     from pathlib import Path
 
-    from .bundle import notebooks_folder
+    from .notebooks import notebooks_folder
 
     candidates = [Path(folder)] if folder is not None else [Path("data"), notebooks_folder() / "data"]
     for base in candidates:
         path = base / CHAPTER_TIMES
         if path.is_file():
-            data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+            data: ChapterTimes = json.loads(path.read_text(encoding="utf-8"))
             return data
     raise InputError(f"no {CHAPTER_TIMES} in {' or '.join(str(c) for c in candidates)}: "
                             "python benchmarks/time_chapters.py writes it")
@@ -198,7 +235,7 @@ def projector_style() -> None:
         if getattr(shown, "projector", False):
             continue
 
-        def projected(fig: Any, _shown: Any = shown) -> Any:
+        def projected(fig: Figure, _shown: Callable[[Figure], object] = shown) -> object:
             return _shown(readable(fig))
 
         projected.projector = True  # type: ignore[attr-defined]
@@ -213,7 +250,8 @@ class EdgeFormulation(Formulation):
     """Max-queens written with edges: ``x_a + x_b <= 1`` for every two cells that attack each other, in
     rows and columns as well as on diagonals, instead of one constraint per line (a clique)."""
 
-    def constraints(self, problem: Problem, x: dict[Cell, Any], lp_sum: Any) -> Iterator[tuple[Any, str]]:
+    def constraints(self, problem: Problem, x: dict[Cell, LpVariable],
+                    lp_sum: Callable[[list[LpVariable]], LpAffineExpression]) -> Iterator[tuple[LpConstraint, str]]:
         for line in problem.lines():
             for a, b in combinations(line.cells, 2):
                 yield x[a] + x[b] <= 1, f"{line.name}_pair_{a[0]}_{a[1]}_{b[0]}_{b[1]}"
@@ -256,14 +294,24 @@ def line_load(problem: Problem | int, formulation: str | Formulation, line: str 
     return round(sum(float(model.x[cell].varValue or 0.0) for cell in cells), 6)
 
 
-def relaxation_bounds(ns: Iterable[int], solvers: Sequence[str] | None = None) -> list[dict[str, Any]]:
+class RelaxationBound(TypedDict):
+    """One n of :func:`relaxation_bounds`."""
+
+    n: int
+    cliques: float
+    edges: float
+    lines: float
+    pairwise: float
+
+
+def relaxation_bounds(ns: Iterable[int], solvers: Sequence[str] | None = None) -> list[RelaxationBound]:
     """Per n, what the LP relaxations say, with cliques against edges: the max-queens bound (``cliques``,
     ``edges``) and the queens the long diagonal may hold in the feasibility models (``lines``,
     ``pairwise``).  Every solver in ``solvers`` must find the same numbers (they are optima, not vertices).
     """
     rows = []
     for n in ns:
-        seen = []
+        seen: list[RelaxationBound] = []
         for solver in solvers or ilp_solvers_here():
             seen.append({"n": n,
                          "cliques": round(lp_relaxation(Problem(n), "max-queens", solver).objective or 0.0, 6),
@@ -280,12 +328,25 @@ def relaxation_bounds(ns: Iterable[int], solvers: Sequence[str] | None = None) -
 TREE_FORMULATIONS: tuple[str | Formulation, ...] = ("max-queens", EDGES, "lines", "pairwise")
 
 
+class TreeSize(TypedDict):
+    """One tree of :func:`tree_sizes`."""
+
+    n: int
+    solver: str
+    formulation: str
+    nodes: int
+    depth: int
+    status: str
+    optimum: float | None
+    seconds: float
+
+
 def tree_sizes(ns: Iterable[int], solvers: Sequence[str] | None = None, max_nodes: int = 5_000,
-               time_limit: float = 120.0) -> list[dict[str, Any]]:
+               time_limit: float = 120.0) -> list[TreeSize]:
     """The kit's branch and bound (:func:`~nqueens_kit.inside.bnb.branch_and_bound`) per n, solver and
     formulation of :data:`TREE_FORMULATIONS`: one row each with the nodes (LPs solved), the depth of the
     deepest node, the status, and the optimum for max-queens."""
-    rows = []
+    rows: list[TreeSize] = []
     for n in ns:
         for solver in solvers or ilp_solvers_here():
             for formulation in TREE_FORMULATIONS:
@@ -299,7 +360,7 @@ def tree_sizes(ns: Iterable[int], solvers: Sequence[str] | None = None, max_node
     return rows
 
 
-def plot_tree_sizes(rows: Sequence[dict[str, Any]], title: str | None = None) -> Any:
+def plot_tree_sizes(rows: Sequence[TreeSize], title: str | None = None) -> Figure:
     """Nodes against n, one panel with an objective (max-queens with cliques and with edges) and one without
     (lines and pairwise); solid lines for cliques, dashed for edges, a colour and marker per solver, and one
     legend for both panels below them."""
@@ -381,7 +442,7 @@ def highs_incumbents(log: str) -> list[Incumbent]:
 def found_by(result: SolveResult) -> str:
     """How an ILP run (solved with ``keep_log=True``) found its board, in its solver's words: CBC's
     "found by ..." (its search when it names no heuristic), or the source of HiGHS's last incumbent."""
-    log = result.extra.get("solver_log", "")
+    log = str(result.extra.get("solver_log") or "")
     cbc = re.findall(r"Integer solution of \S+ found (?:by (.+?) )?after", log)
     if cbc:
         return cbc[-1] or "branching"
@@ -392,7 +453,18 @@ def found_by(result: SolveResult) -> str:
 # ------------------------------------------------------------------------------ chapter 4: propagation
 
 
-def propagation_work(n: int, encodings: Iterable[str] = ENCODINGS) -> list[dict[str, Any]]:
+class PropagationWork(TypedDict):
+    """One encoding of :func:`propagation_work`."""
+
+    encoding: str
+    clauses_per_cell: float
+    visits: float
+    set: float
+    ruled_out: float
+    conflicts: int
+
+
+def propagation_work(n: int, encodings: Iterable[str] = ENCODINGS) -> list[PropagationWork]:
     """Per encoding: the clauses a board cell is in (mean over the cells) against what unit propagation does
     when a queen is put on a cell of the empty board (means over every cell): the clauses it visits (two
     watched literals, :func:`~nqueens_kit.inside.propagation.propagate`), the literals it sets (helpers
@@ -401,7 +473,7 @@ def propagation_work(n: int, encodings: Iterable[str] = ENCODINGS) -> list[dict[
     >>> [(row["encoding"], row["visits"]) for row in propagation_work(4, ["pairwise"])]
     [('pairwise', 37.5)]
     """
-    rows = []
+    rows: list[PropagationWork] = []
     for encoding in encodings:
         cnf = build_cnf(n, encoding)
         board = n * n

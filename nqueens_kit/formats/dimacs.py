@@ -35,13 +35,13 @@ import gc
 import os
 import re
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from math import isqrt
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, TYPE_CHECKING, Protocol, TypeVar
 
 from ..errors import DimacsError, InputError
 from ..runtime.files import file_to_read
@@ -58,6 +58,10 @@ from .text import (
     one_line,
     show,
 )
+
+if TYPE_CHECKING:  # numpy itself is imported by the array writer only
+    import numpy as np
+    from numpy.typing import ArrayLike, NDArray
 
 _BLOCK = 1 << 18  # characters of clause text converted at once by the bulk CNF reader
 _SPECIAL_LINES = re.compile(r"\n[ \t\x0b\x0c]*[cp%][^\n]*").finditer  # comment, header, end-marker lines
@@ -109,7 +113,7 @@ _TABLE_VARIABLES = 1 << 25
 
 
 def write_dimacs_arrays(
-    out: IO[bytes], num_vars: int, literals: Any, offsets: Any, comments: Sequence[str] = (),
+    out: IO[bytes], num_vars: int, literals: ArrayLike, offsets: ArrayLike, comments: Sequence[str] = (),
     group_comments: Sequence[Marked] = (),
 ) -> None:
     """:func:`write_dimacs_clauses` for clauses held as arrays, to a binary stream, byte for byte the same
@@ -167,7 +171,7 @@ def write_dimacs_arrays(
         return
     table, sizes = _literal_table(num_vars)
 
-    def convert(chunk: tuple[int, int, list[tuple[int, bytes]]]) -> tuple[Any, list[int]]:
+    def convert(chunk: tuple[int, int, list[tuple[int, bytes]]]) -> tuple[NDArray[np.uint8], list[int]]:
         first, last, here = chunk
         return _chunk_text(literals, offsets, first, last, table, sizes, num_vars, [c for c, _line in here])
 
@@ -183,7 +187,7 @@ def write_dimacs_arrays(
             out.write(view[at:])
 
 
-def _literal_table(num_vars: int) -> tuple[Any, Any]:
+def _literal_table(num_vars: int) -> tuple[NDArray[np.void], NDArray[np.uint8]]:
     """Row ``v + num_vars`` holds the text of literal v and a space (``0`` and a line end for v = 0),
     left-aligned and padded with NUL bytes, as one fixed-width void item; and each row's length."""
     import numpy as np
@@ -214,9 +218,13 @@ def _literal_table(num_vars: int) -> tuple[Any, Any]:
     return table.view(np.dtype((np.void, width))).ravel(), sizes
 
 
-def _ahead(pool: ThreadPoolExecutor, work: Any, items: list[Any]) -> Iterator[Any]:
+_Item = TypeVar("_Item")
+_Done = TypeVar("_Done")
+
+
+def _ahead(pool: ThreadPoolExecutor, work: Callable[[_Item], _Done], items: list[_Item]) -> Iterator[_Done]:
     """``work(item)`` for each item in order, at most :data:`_WORKERS` of them under way at once."""
-    pending: deque[Future[Any]] = deque()
+    pending: deque[Future[_Done]] = deque()
     for item in items:
         pending.append(pool.submit(work, item))
         if len(pending) >= _WORKERS:
@@ -225,8 +233,9 @@ def _ahead(pool: ThreadPoolExecutor, work: Any, items: list[Any]) -> Iterator[An
         yield pending.popleft().result()
 
 
-def _chunk_text(literals: Any, offsets: Any, first: int, last: int, table: Any, sizes: Any, num_vars: int,
-                marked: list[int]) -> tuple[Any, list[int]]:
+def _chunk_text(literals: NDArray[np.integer], offsets: NDArray[np.integer], first: int, last: int,
+                table: NDArray[np.void], sizes: NDArray[np.uint8], num_vars: int,
+                marked: list[int]) -> tuple[NDArray[np.uint8], list[int]]:
     """Clauses ``first .. last - 1`` as text (a uint8 array), and where in it each clause of ``marked`` starts."""
     import numpy as np
 

@@ -48,9 +48,9 @@ from __future__ import annotations
 import codecs
 import re
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO
 
 from ..errors import InputError
 from ..problem.results import Answer
@@ -104,7 +104,7 @@ class SolverAnswer:
     note: str = ""
     status_line: str = ""
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[Answer | list[int] | None]:
         return iter((self.status, self.model))
 
 
@@ -482,7 +482,8 @@ def read_solver_output(stream: IO[str] | IO[bytes], source: str = "solver output
     'unsat'
     """
     reader = SolverOutputReader(source, max_var)
-    read: Any = stream.read
+    # one reader for both kinds of stream (a union of two methods is not callable as one for mypy)
+    read: Callable[[int], str | bytes] = stream.read
     while True:
         chunk = read(CHUNK)
         if not chunk:

@@ -25,13 +25,13 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol, TypedDict
 
 from ..errors import InputError
 from ..methods.ilp.formulations import get_formulation
 from ..methods.ilp.model import _run, build_model
 from ..problem.board import Cell, Problem, conflicts, verify
-from ..problem.results import Status
+from ..problem.results import JSON, Status
 from ..runtime.limits import check_time_limit
 from ..solvers import get_solver
 from ..solvers.ilp_pulp import IlpSolver
@@ -62,7 +62,7 @@ class Node:
     iterations: int | None = None
     lp_seconds: float = 0.0
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, JSON]:
         return {"id": self.id, "parent": self.parent, "depth": self.depth,
                 "branch": None if self.branch is None else {"cell": list(self.branch[0]), "value": self.branch[1]},
                 "bound": None if self.bound is None else round(self.bound, 6), "status": self.status,
@@ -81,7 +81,7 @@ class Tree:
     seconds: float = 0.0
     note: str = ""
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, JSON]:
         return {"n": self.problem.n, "formulation": self.formulation, "solver": self.solver,
                 "preplaced": [list(q) for q in self.problem.preplaced], "status": self.status,
                 "queens": [list(q) for q in self.queens], "objective": self.objective,
@@ -93,7 +93,7 @@ class Tree:
 
 
 def branch_and_bound(problem: Problem | int, formulation: str = "lines", solver: str | None = None,
-                     max_nodes: int = DEFAULT_MAX_NODES, time_limit: Any = None,
+                     max_nodes: int = DEFAULT_MAX_NODES, time_limit: float | None = None,
                      stop: Callable[[], bool] | None = None) -> Tree:
     """Solve ``problem`` by the kit's own branch and bound (see the module docstring).
 
@@ -202,8 +202,36 @@ def tree_text(tree: Tree) -> list[str]:
     return lines
 
 
+class _Highs(Protocol):
+    """What :func:`root_lp` uses of the ``highspy.Highs`` object PuLP solved with (CBC has none)."""
+
+    def clearSolver(self) -> object: ...
+
+    def run(self) -> object: ...
+
+    def getInfo(self) -> object: ...
+
+
+class RootLP(TypedDict):
+    """The root LP of :func:`root_lp`."""
+
+    n: int
+    formulation: str
+    solver: str
+    state: str
+    iterations: int | float | str | None
+    seconds: float
+    clock: str
+    variables: int
+    constraints: int | None
+    nonzeros: int | None
+    values: dict[Cell, float]
+    fractional: int
+    bound: float | None
+
+
 def root_lp(problem: Problem | int, formulation: str = "lines", solver: str | None = None,
-            repeat: int = 3) -> dict[str, Any]:
+            repeat: int = 3) -> RootLP:
     """The LP relaxation of ``problem`` solved as the root of a tree is (through PuLP, as every node of
     :func:`branch_and_bound`), and timed ``repeat`` times: ``state``, ``iterations`` (simplex iterations,
     HiGHS; None for CBC), ``seconds`` (the best over the repeats: the same LP each time, so a busy machine can
@@ -220,9 +248,10 @@ def root_lp(problem: Problem | int, formulation: str = "lines", solver: str | No
     assert isinstance(backend, IlpSolver)
     model = build_model(problem, form, relax=True)
     run = _run(model, backend, None, None)
-    highs: Any = getattr(model.prob, "solverModel", None)
+    highs: _Highs | None = getattr(model.prob, "solverModel", None)
     seconds = []
-    if not backend.command_line and all(hasattr(highs, name) for name in ("clearSolver", "run", "getInfo")):
+    if (not backend.command_line and highs is not None
+            and all(hasattr(highs, name) for name in ("clearSolver", "run", "getInfo"))):
         clock = "processor"
         for _ in range(repeat):
             highs.clearSolver()  # the same LP from scratch: no basis kept from the last solve

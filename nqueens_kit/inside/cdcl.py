@@ -34,12 +34,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..errors import InputError
 from ..methods.sat.cnf import CNF, build_cnf
 from ..problem.board import Cell, Problem, verify
-from ..problem.results import Status
+from ..problem.results import JSON, Status
 from ..runtime.limits import check_time_limit
 from ..solvers import get_solver
 
@@ -68,8 +67,8 @@ class Event:
     clause: tuple[int, ...] = ()
     to_level: int | None = None
 
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "level": self.level}
+    def as_dict(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {"kind": self.kind, "level": self.level}
         if self.literal is not None:
             out["literal"] = self.literal
         if self.clause or self.kind in ("conflict", "learn"):
@@ -379,7 +378,7 @@ class Trace:
     engine: str = "kit"
     note: str = ""
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, JSON]:
         return {"n": self.cnf.n, "encoding": self.cnf.encoding, "engine": self.engine, "status": self.status,
                 "queens": [list(q) for q in self.queens], "stats": self.stats,
                 "events": [e.as_dict() for e in self.events], **({"note": self.note} if self.note else {})}

@@ -24,7 +24,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from ..errors import InputError
 from ..methods.base import get_method
@@ -37,13 +37,26 @@ _INTS = ("n", "boards", "models")
 _FLOATS = ("count_seconds", "models_seconds", "enumeration_seconds")
 
 
+class CountRow(TypedDict):
+    """One (n, encoding) of the study: the counts and their processor seconds (None: not counted or read
+    from an empty cell)."""
+
+    n: int
+    encoding: str | None
+    models: int | None
+    models_seconds: float | None
+    boards: int | None
+    count_seconds: float | None
+    enumeration_seconds: float | None
+
+
 def _timed(job: Callable[[], int]) -> tuple[int, float]:
     start = time.process_time()
     value = job()
     return value, time.process_time() - start
 
 
-def count_effort(n: int, encoding: str = "pairwise", unprojected: bool = True, repeat: int = 1) -> dict[str, Any]:
+def count_effort(n: int, encoding: str = "pairwise", unprojected: bool = True, repeat: int = 1) -> CountRow:
     """Count the boards of ``n``-queens under ``encoding`` twice, by Ganak (projected on the board variables)
     and by SAT enumeration, and, with ``unprojected``, every model of the formula by Ganak.  Times are the
     best of ``repeat`` runs in processor seconds of this process (both counters are deterministic: every run
@@ -58,24 +71,28 @@ def count_effort(n: int, encoding: str = "pairwise", unprojected: bool = True, r
     everything = counter.choose(encoding, settings="unprojected")
     listing = enumerator.choose(encoding, check_installed=True)
     expected = published_count(n)
-    row: dict[str, Any] = {"n": n, "encoding": projected.variant, "models": None, "models_seconds": None}
-    for key, seconds, job in (
-            ("boards", "count_seconds", lambda: counter.count_here(problem, projected, False)[0]),
-            ("enumerated", "enumeration_seconds", lambda: enumerator.count_here(problem, listing, False)[0]),
-            ("models", "models_seconds", lambda: counter.count_here(problem, everything, False)[0])):
-        if key == "models" and not unprojected:
-            continue
+
+    def best(job: Callable[[], int]) -> tuple[int, float]:
+        """The count and the fastest of ``repeat`` runs."""
         runs = [_timed(job) for _ in range(repeat)]
-        row[key], row[seconds] = runs[0][0], min(t for _, t in runs)
-    if row["boards"] != expected or row.pop("enumerated") != expected:
+        return runs[0][0], min(t for _, t in runs)
+
+    boards, count_seconds = best(lambda: counter.count_here(problem, projected, False)[0])
+    enumerated, enumeration_seconds = best(lambda: enumerator.count_here(problem, listing, False)[0])
+    models: int | None = None
+    models_seconds: float | None = None
+    if unprojected:
+        models, models_seconds = best(lambda: counter.count_here(problem, everything, False)[0])
+    if boards != expected or enumerated != expected:
         raise AssertionError(f"a count of {n}-queens ({encoding}) is not the published {expected:,}")
-    if row["models"] is not None and row["models"] < row["boards"]:
-        raise AssertionError(f"{row['models']:,} models of {n}-queens ({encoding}) are fewer than its boards")
-    return row
+    if models is not None and models < boards:
+        raise AssertionError(f"{models:,} models of {n}-queens ({encoding}) are fewer than its boards")
+    return {"n": n, "encoding": projected.variant, "models": models, "models_seconds": models_seconds,
+            "boards": boards, "count_seconds": count_seconds, "enumeration_seconds": enumeration_seconds}
 
 
 def count_study(ns: Iterable[int], encodings: Sequence[str],
-                report: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+                report: Callable[[CountRow], None] | None = None) -> list[CountRow]:
     """:func:`count_effort` for every n and encoding (one row each), ``report`` called after each row."""
     rows = []
     for n in ns:
@@ -86,7 +103,7 @@ def count_study(ns: Iterable[int], encodings: Sequence[str],
     return rows
 
 
-def write_counts(rows: Iterable[dict[str, Any]], path: str | os.PathLike[str]) -> None:
+def write_counts(rows: Iterable[CountRow], path: str | os.PathLike[str]) -> None:
     """The study as CSV (:data:`COUNT_COLUMNS`); times rounded to the microsecond."""
     from ..runtime.files import written_whole
 
@@ -94,11 +111,11 @@ def write_counts(rows: Iterable[dict[str, Any]], path: str | os.PathLike[str]) -
         writer = csv.DictWriter(out, fieldnames=COUNT_COLUMNS, lineterminator="\n")
         writer.writeheader()
         for row in rows:
-            writer.writerow({k: round(row[k], 6) if k in _FLOATS and row[k] is not None else row[k]
-                             for k in COUNT_COLUMNS})
+            values = {k: row.get(k) for k in COUNT_COLUMNS}
+            writer.writerow({k: round(v, 6) if k in _FLOATS and isinstance(v, float) else v for k, v in values.items()})
 
 
-def read_counts(path: str | os.PathLike[str]) -> dict[tuple[int, str], dict[str, Any]]:
+def read_counts(path: str | os.PathLike[str]) -> dict[tuple[int, str], CountRow]:
     """The stored study by ``(n, encoding)``; a missing file or column is a one-line error."""
     try:
         with open(path, newline="", encoding="utf-8") as source:
@@ -112,8 +129,13 @@ def read_counts(path: str | os.PathLike[str]) -> dict[tuple[int, str], dict[str,
                          f"{', '.join(COUNT_COLUMNS)}")
     table = {}
     for row in rows:
-        typed: dict[str, Any] = {"encoding": row["encoding"]}
-        typed.update({k: int(row[k]) if row[k] else None for k in _INTS})
-        typed.update({k: float(row[k]) if row[k] else None for k in _FLOATS})
-        table[typed["n"], typed["encoding"]] = typed
+        whole = {k: int(row[k]) if row[k] else None for k in _INTS}
+        real = {k: float(row[k]) if row[k] else None for k in _FLOATS}
+        n = whole["n"]
+        if n is None:
+            raise InputError(f"{Path(path).name} has a row without n")
+        typed: CountRow = {"encoding": row["encoding"], "n": n, "boards": whole["boards"], "models": whole["models"],
+                           "count_seconds": real["count_seconds"], "models_seconds": real["models_seconds"],
+                           "enumeration_seconds": real["enumeration_seconds"]}
+        table[n, row["encoding"]] = typed
     return table

@@ -29,11 +29,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
-from ..bench.instances import random_preplacement
 from ..errors import InputError
 from ..problem.board import Cell, Problem
+from ..problem.instances import random_preplacement
 from .propagation import deduced, truth
 
 #: The consistencies :func:`domains` can enforce.
@@ -131,12 +131,25 @@ def domains(problem: Problem, consistency: str = "gac") -> Domains:
     return state
 
 
-def cp_strength(ns: Sequence[int], queens: int, samples: int, seed: int = 0) -> list[dict[str, Any]]:
+class CpStrengthRow(TypedDict):
+    """One (n, propagation) of :func:`cp_strength`."""
+
+    n: int
+    propagation: str
+    placements: int
+    dead: int
+    ruled_out: int
+    share: float
+    impossible: int
+    refuted: int
+
+
+def cp_strength(ns: Sequence[int], queens: int, samples: int, seed: int = 0) -> list[CpStrengthRow]:
     """For ``samples`` random placements of ``queens`` queens per n: the dead cells (no completion uses them)
     that each propagation rules out, and the impossible placements it refutes without search, for unit
     propagation on the board (pairwise clauses), forward checking and GAC on the integer model.  One row per
     (n, propagation)."""
-    rows = []
+    rows: list[CpStrengthRow] = []
     for n in ns:
         placements = [Problem(n, random_preplacement(n, queens, seed, i)) for i in range(1, samples + 1)]
         truths = [truth(p) for p in placements]

@@ -8,7 +8,7 @@ constraints, one soft unit clause per cell), side by side.
   layer: :func:`nqueens_kit.methods.solve`), with its time, nodes and simplex iterations.
 - :func:`max_queens_race`: both on random blocked boards, each answer checked against the other.
 
->>> from nqueens_kit.bench.instances import random_blocked
+>>> from nqueens_kit.problem.instances import random_blocked
 >>> problem = Problem(8, blocked=random_blocked(8, 0.7, 1, 1))
 >>> max_queens_maxsat(problem)["optimum"] == max_queens_ilp(problem)["optimum"]
 True
@@ -19,16 +19,47 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
+from typing import TypedDict
 
-from ..bench.instances import random_blocked
 from ..errors import SolverError
 from ..problem.board import Problem, conflicts
+from ..problem.instances import random_blocked
 from ..runtime.limits import processor_seconds
 from ..solvers import get_solver
 
 
-def max_queens_maxsat(problem: Problem) -> dict[str, Any]:
+class MaxSatOptimum(TypedDict):
+    """What :func:`max_queens_maxsat` found."""
+
+    optimum: int
+    seconds: float
+    cores: int | None
+    queens: list[tuple[int, int]]  # (row, column) cells
+
+
+class IlpOptimum(TypedDict):
+    """What :func:`max_queens_ilp` found."""
+
+    optimum: int
+    seconds: float
+    nodes: int | float | str | None
+    iterations: int | float | str | None
+    status: str
+
+
+class RaceRow(TypedDict):
+    """One n of :func:`max_queens_race`."""
+
+    n: int
+    blocked: int
+    optimum: int
+    maxsat_seconds: float
+    ilp_seconds: float
+    ilp_nodes: int | float | str | None
+    ilp_iterations: int | float | str | None
+
+
+def max_queens_maxsat(problem: Problem) -> MaxSatOptimum:
     """The most queens ``problem``'s open cells hold, by RC2 MaxSAT: hard clauses "not both" for every pair
     of open cells on a line, a soft clause P[r,c] of weight 1 per open cell.  ``optimum``, ``seconds``
     (processor time of RC2's search in this process), ``cores`` (the unsatisfiable cores RC2 relaxed); the
@@ -60,7 +91,7 @@ def max_queens_maxsat(problem: Problem) -> dict[str, Any]:
     return {"optimum": len(queens), "seconds": seconds, "cores": cores, "queens": sorted(queens)}
 
 
-def max_queens_ilp(problem: Problem, solver: str = "highs") -> dict[str, Any]:
+def max_queens_ilp(problem: Problem, solver: str = "highs") -> IlpOptimum:
     """The most queens ``problem``'s open cells hold, by the ``max-queens`` ILP formulation, solved in this
     process; ``optimum``, ``seconds`` (processor time of building and solving, every thread of this process
     and any solver program it waited for), ``nodes`` and ``iterations`` as the solver reports them."""
@@ -69,17 +100,18 @@ def max_queens_ilp(problem: Problem, solver: str = "highs") -> dict[str, Any]:
     start = processor_seconds()
     result = solve(problem, "ilp", "max-queens", solver, isolated=False)
     seconds = processor_seconds() - start
-    optimum = result.stats.get("optimum", len(result.queens or ()))
-    return {"optimum": int(optimum), "seconds": seconds, "nodes": result.stats.get("nodes"),
+    optimum = result.stats.get("optimum")
+    return {"optimum": len(result.queens or ()) if optimum is None else int(optimum),
+            "seconds": seconds, "nodes": result.stats.get("nodes"),
             "iterations": result.stats.get("iterations"), "status": str(result.status)}
 
 
 def max_queens_race(ns: Sequence[int], density: float, seed: int = 1, instance: int = 1,
-                    solver: str = "highs") -> list[dict[str, Any]]:
+                    solver: str = "highs") -> list[RaceRow]:
     """Max-queens on one random blocked board per n (``density`` of the cells blocked) by MaxSAT and by ILP;
     one row per n with both optima (asserted equal), both processor times (``maxsat_seconds``,
     ``ilp_seconds``: see :func:`max_queens_maxsat` and :func:`max_queens_ilp`) and the ILP's nodes."""
-    rows = []
+    rows: list[RaceRow] = []
     for n in ns:
         problem = Problem(n, blocked=random_blocked(n, density, seed, instance))
         sat, ilp = max_queens_maxsat(problem), max_queens_ilp(problem, solver)

@@ -34,19 +34,22 @@ import os
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from ..errors import InputError, SolverError, SolverNotAvailable
 from ..methods.sat.cnf import CNF, build_cnf
 from ..methods.sat.encodings import get_encoding
 from ..problem.board import Cell, Problem, verify
-from ..problem.results import KNOWN_BY, Answer, SolveResult, Status
+from ..problem.results import Answer, KnownBy, SolveResult, Status
 from ..runtime import isolate
 from ..runtime.browser import IN_BROWSER, importable, needs
 from ..runtime.files import output_path, write_whole
 from ..runtime.limits import check_time_limit
 from ..solvers import get_solver
 from .propagation import propagate
+
+if TYPE_CHECKING:
+    from ..solvers.base import SatSolver
 
 #: Solvers that write proofs, in the order ``auto`` tries them.
 PROOF_SOLVERS = ("pysat-cadical", "pysat-glucose", "cadical", "kissat")
@@ -119,11 +122,13 @@ class ProofCheck:
     system: str | None = None
 
 
-def _proof_solver(name: str | None) -> Any:
+def _proof_solver(name: str | None) -> SatSolver:
+    from ..solvers.base import SatSolver
+
     if name is None:
         for candidate in PROOF_SOLVERS:
             solver = get_solver("sat", candidate)
-            if solver.available():
+            if solver.available() and isinstance(solver, SatSolver):
                 return solver
         raise SolverNotAvailable("no installed solver writes proofs; pip install \"nqueens-kit[pysat]\" (CaDiCaL "
                                  "and Glucose through python-sat) or sudo apt-get install cadical")
@@ -131,6 +136,8 @@ def _proof_solver(name: str | None) -> Any:
     if not solver.capabilities.proofs:
         raise InputError(f"{solver.name} cannot write proofs; use one of: {', '.join(PROOF_SOLVERS)}")
     solver.require()
+    if not isinstance(solver, SatSolver):  # the registry's "sat" solvers all are
+        raise InputError(f"{solver.name} is not a SAT solver")
     return solver
 
 
@@ -262,8 +269,28 @@ def replay(cnf: CNF, proof: Proof) -> list[LemmaStep]:
 # -------------------------------------------------------------------------------- one problem, end to end
 
 
+class _ProofFields(TypedDict):
+    status: Answer | str
+    model: list[int] | None
+    solver: str
+    build: float
+    solve: float
+    variables: int
+    clauses: int
+
+
+class ProofJob(_ProofFields, total=False):
+    """What the child process of :func:`solve_with_proof` hands back; the proof's fields when unsatisfiable."""
+
+    lines: list[str]
+    checked: bool
+    checker: str
+    detail: str
+    system: str | None
+
+
 def _prove_job(problem: Problem, encoding: str, solver: str | None, checker: str,
-               time_limit: float | None) -> dict[str, Any]:
+               time_limit: float | None) -> ProofJob:
     start = time.perf_counter()
     cnf = build_cnf(problem, encoding)
     built = time.perf_counter() - start
@@ -272,17 +299,24 @@ def _prove_job(problem: Problem, encoding: str, solver: str | None, checker: str
     _checker(checker)  # refuse before solving when no checker is installed
     outcome, lines = chosen.prove(cnf.clauses, cnf.num_vars, deadline)
     solved = time.perf_counter() - start - built
-    data: dict[str, Any] = {"status": outcome.status, "model": outcome.model, "solver": chosen.name,
-                            "build": built, "solve": solved, "variables": cnf.num_vars,
-                            "clauses": cnf.num_clauses}
+    data: ProofJob = {"status": outcome.status, "model": outcome.model, "solver": chosen.name,
+                      "build": built, "solve": solved, "variables": cnf.num_vars,
+                      "clauses": cnf.num_clauses}
     if outcome.status == Answer.UNSAT:
         if not lines:
             raise SolverError(f"{chosen.name} said unsatisfiable but wrote no proof")
         proof = Proof(lines, chosen.name)
         verdict = check(cnf, proof, checker)
-        data.update(lines=lines, checked=verdict.checked, checker=verdict.checker, detail=verdict.detail,
-                    system=verdict.system)
+        data.update({"lines": lines, "checked": verdict.checked, "checker": verdict.checker,
+                     "detail": verdict.detail, "system": verdict.system})
     return data
+
+
+class _ResultBase(TypedDict):
+    n: int
+    method: str
+    variant: str
+    preplaced: tuple[Cell, ...]
 
 
 def solve_with_proof(problem: Problem, path: str | os.PathLike[str], encoding: str = "pairwise",
@@ -298,13 +332,13 @@ def solve_with_proof(problem: Problem, path: str | os.PathLike[str], encoding: s
     get_encoding(encoding)
     target = output_path(path, "the proof (e.g. proof.drup)")  # before solving: no folder, device or FIFO
     run = isolate.run_in_child(_prove_job, (problem, encoding, solver, checker, limit), time_limit=limit)
-    base: dict[str, Any] = {"n": problem.n, "method": "sat", "variant": encoding, "preplaced": problem.preplaced}
+    base: _ResultBase = {"n": problem.n, "method": "sat", "variant": encoding, "preplaced": problem.preplaced}
     if run.status in ("timeout", "memout"):
         return SolveResult(**base, solver=solver or "", status=Status.parse(run.status), solve_seconds=run.wall,
                            message=f"stopped at the {limit:g} s limit before the solver answered; no proof written"
                            if run.status == "timeout" else "stopped: out of memory; no proof written")
     run.raise_error()
-    data = run.value
+    data: ProofJob = run.value
     if data["status"] not in (Answer.SAT, Answer.UNSAT):
         return SolveResult(**base, solver=data["solver"], status=Status.TIMEOUT, solve_seconds=run.wall,
                            message="the solver stopped before it had an answer; no proof written")
@@ -312,7 +346,7 @@ def solve_with_proof(problem: Problem, path: str | os.PathLike[str], encoding: s
                          clauses=data["clauses"], build_seconds=data["build"], solve_seconds=data["solve"])
     if data["status"] == Answer.SAT:
         cnf_n = problem.n
-        queens = sorted(CNF(problem, encoding, [], cnf_n * cnf_n).decode(data["model"]))
+        queens = sorted(CNF(problem, encoding, [], cnf_n * cnf_n).decode(data["model"] or []))
         result.status, result.queens = Status.SOLVED, tuple(queens)
         result.verified = verify(problem.n, queens) and set(problem.preplaced) <= set(queens)
         result.message = "satisfiable: there is no proof of unsatisfiability to write"
@@ -325,7 +359,7 @@ def solve_with_proof(problem: Problem, path: str | os.PathLike[str], encoding: s
     if not data["checked"]:
         raise SolverError(f"{data['checker']} rejected the proof {data['solver']} wrote ({data['detail']}); "
                           f"kept in {target}")
-    result.known_by = KNOWN_BY[0]
+    result.known_by = KnownBy.CHECKED_PROOF
     result.message = (f"{proof.format} proof of {proof.steps} lemmas written to {target}, "
                       f"checked by {data['checker']}")
     return result

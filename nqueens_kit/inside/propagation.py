@@ -22,13 +22,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
-from ..bench.instances import random_preplacement
 from ..errors import InputError
 from ..methods.sat.cnf import CNF, build_cnf
 from ..methods.sat.encodings import get_encoding
 from ..problem.board import Cell, Problem
+from ..problem.instances import random_preplacement
 
 
 @dataclass
@@ -193,12 +193,47 @@ def truth(problem: Problem) -> tuple[set[Cell], set[Cell], bool]:
     return dead, {(r, c) for r, c in cells if always[r - 1] >> (c - 1) & 1}, True
 
 
+class StrengthRow(TypedDict):
+    """One (n, encoding) of :func:`strength`."""
+
+    n: int
+    encoding: str
+    placements: int
+    dead: int
+    ruled_out: int
+    forced: int
+    found_forced: int
+    impossible: int
+    refuted: int
+    assigned: float
+    visits: float
+    ruled_out_share: float
+
+
+class LoadSearchRow(TypedDict):
+    """One encoding of :func:`load_and_search`."""
+
+    encoding: str
+    n: int
+    answer: bool
+    variables: int
+    clauses: int
+    literals: int
+    load: float
+    search: float
+    clock: str
+    conflicts: int
+    decisions: int
+    propagations: int
+    repeat: int
+
+
 def strength(ns: Sequence[int], queens: int, samples: int, encodings: Sequence[str],
-             seed: int = 0) -> list[dict[str, Any]]:
+             seed: int = 0) -> list[StrengthRow]:
     """For ``samples`` random placements of ``queens`` queens per n: per encoding, the share of the dead
     cells (no completion uses them) that propagation rules out, of the forced queens it finds, and of the
     impossible placements it refutes without search.  One row per (n, encoding)."""
-    rows = []
+    rows: list[StrengthRow] = []
     for n in ns:
         placements = [Problem(n, random_preplacement(n, queens, seed, i)) for i in range(1, samples + 1)]
         truths = [truth(p) for p in placements]
@@ -232,7 +267,7 @@ def encoding_list(encodings: Sequence[str]) -> list[str]:
 
 
 def load_and_search(problem: Problem | int, encodings: Sequence[str], solver: str = "pysat-minisat",
-                    repeat: int = 5) -> list[dict[str, Any]]:
+                    repeat: int = 5) -> list[LoadSearchRow]:
     """Where a SAT solve's time goes, per encoding: handing the clauses to the solver (``load``: it stores
     them and builds its watch lists) against the search itself (``search``), each the best of ``repeat``
     fresh solvers in this process, in processor time (the solver is deterministic, so every run does the same
@@ -257,7 +292,7 @@ def load_and_search(problem: Problem | int, encodings: Sequence[str], solver: st
     from ..runtime.browser import IN_BROWSER
 
     clock = "wall" if IN_BROWSER else "processor"
-    rows = []
+    rows: list[LoadSearchRow] = []
     for encoding in encoding_list(encodings):
         cnf = build_cnf(problem, encoding)
         loads, searches = [], []

@@ -17,11 +17,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..errors import InputError, SolverError
 from ..problem.results import Status
 from ..runtime.limits import processor_seconds
+
+if TYPE_CHECKING:
+    from ..bench.results import ResultRow
+
+#: A row of the flip table: ``n``, processor seconds per configuration, the solvers' counters (None: none).
+FlipRow = dict[str, int | float | str | None]
 
 #: The three configurations: (key of a row, method, variant, solver); labels as ``nqueens-kit bench`` writes them.
 CONFIGS = (("highs", "ilp", "lines", "highs"), ("pycosat", "sat", "sequential", "pycosat"),
@@ -31,7 +37,7 @@ LABELS = {"highs": "ILP lines/highs", "pycosat": "SAT sequential/pycosat", "mini
 
 
 
-def flip_run(ns: Iterable[int]) -> list[dict[str, Any]]:
+def flip_run(ns: Iterable[int]) -> list[FlipRow]:
     """One solve of each configuration per n, in this process (no time limit: keep n small), every board
     verified: per n the processor ``seconds`` of building and solving for ``highs``, ``pycosat`` and
     ``minisat``, HiGHS's ``highs_nodes`` and ``highs_iterations`` (simplex) and MiniSat's
@@ -42,7 +48,7 @@ def flip_run(ns: Iterable[int]) -> list[dict[str, Any]]:
     for n in ns:
         if isinstance(n, bool) or not isinstance(n, int) or n < 4:
             raise InputError(f"board sizes must be whole numbers of at least 4 (boards exist), not {n!r}")
-        row: dict[str, Any] = {"n": n}
+        row: FlipRow = {"n": n}
         for key, method, variant, solver in CONFIGS:
             start = processor_seconds()
             result = solve(n, method, variant, solver, isolated=False)
@@ -57,7 +63,12 @@ def flip_run(ns: Iterable[int]) -> list[dict[str, Any]]:
     return rows
 
 
-def stored_flip(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+def _count(row: ResultRow, column: str) -> int | None:
+    """The row's ``nodes`` or ``conflicts``."""
+    return row.get("nodes") if column == "nodes" else row.get("conflicts")
+
+
+def stored_flip(path: str | os.PathLike[str]) -> list[FlipRow]:
     """The rows of :func:`flip_run` from a stored ``nqueens-kit bench`` sweep of the three configurations:
     per n the median processor seconds of each (None where a configuration has no finished run), the
     largest node count HiGHS reported, the median conflicts of MiniSat, and ``runs``, the runs per
@@ -70,17 +81,18 @@ def stored_flip(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     if missing:
         raise InputError(f"{os.fspath(path)} has no runs of {', '.join(missing)}; it needs all of "
                          f"{', '.join(LABELS.values())}")
-    table: dict[int, dict[str, Any]] = {}
+    table: dict[int, FlipRow] = {}
     for entry in summarise(rows):
         key = next((k for k, label in LABELS.items() if label == entry["config"]), None)
-        if key is None:
+        n = entry["n"]
+        if key is None or not isinstance(n, int):
             continue
-        row = table.setdefault(entry["n"], {"n": entry["n"], "runs": entry["runs"]})
+        row = table.setdefault(n, {"n": n, "runs": entry["runs"]})
         row[key] = entry["cpu_median"]
     for key, label in (("highs_nodes", "highs"), ("minisat_conflicts", "pysat-minisat")):
         column = "nodes" if key == "highs_nodes" else "conflicts"
         for n, row in table.items():
-            values = sorted(r[column] for r in rows if r["n"] == n and r["solver"] == label
-                            and r.get(column) is not None)
+            values = sorted(v for r in rows if r["n"] == n and r["solver"] == label
+                            and (v := _count(r, column)) is not None)
             row[key] = (max(values) if key == "highs_nodes" else values[len(values) // 2]) if values else None
     return [table[n] for n in sorted(table)]

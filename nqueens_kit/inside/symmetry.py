@@ -17,7 +17,7 @@ uses four symmetries of its own: a different method, compared in chapter 5's fro
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TypedDict
 
 from ..errors import InputError
 from ..methods.sat.cnf import build_cnf
@@ -26,8 +26,22 @@ from ..solvers import get_solver
 from ..solvers.python_sat import PySat
 
 
+class EnumerationEffort(TypedDict):
+    """What :func:`enumeration_effort` measured."""
+
+    n: int
+    break_symmetry: bool
+    boards: int
+    seconds: float
+    clauses: int
+    variables: int
+    conflicts: int
+    decisions: int
+    propagations: int
+
+
 def enumeration_effort(n: int, break_symmetry: bool = False, encoding: str = "pairwise",
-                       solver: str = "pysat-minisat") -> dict[str, Any]:
+                       solver: str = "pysat-minisat") -> EnumerationEffort:
     """Every board of ``n``-queens (only the canonical one of each orbit with ``break_symmetry``) by one
     solver over one formula with blocking clauses: ``boards``, ``seconds`` (processor time of this process
     on this machine, which other work on a busy machine disturbs least: the work is all in this thread),

@@ -32,7 +32,7 @@ from typing import Any
 from ..errors import InputError, SolverError, SolverGaveUp
 from ..problem.board import Board, Cell, Problem, shown, whole_number
 from ..problem.reference import published_count
-from ..problem.results import KNOWN_BY, CountResult, SolveResult, Status
+from ..problem.results import CountResult, KnownBy, SolveResult, Status
 from ..runtime import isolate
 from ..runtime.isolate import Ended
 from ..runtime.limits import check_time_limit, over_limit
@@ -96,7 +96,7 @@ def judge_no(problem: Problem, result: SolveResult, who: str) -> None:
     it; beyond that budget the "no" is the solver's word alone, and says so (``result.known_by``)."""
     from .search.backtrack import search_budgeted  # the independent check (imported when a "no" needs it)
 
-    if result.known_by == KNOWN_BY[0]:  # a checked proof
+    if result.known_by == KnownBy.CHECKED_PROOF:
         return
     if (problem.plain or problem.break_symmetry and not problem.preplaced and not problem.blocked) and (
             problem.n == 1 or problem.n >= 4):
@@ -107,7 +107,7 @@ def judge_no(problem: Problem, result: SolveResult, who: str) -> None:
     if board is not None:
         raise SolverError(f"{who} says {problem.describe()} has no board, but backtracking finds "
                           f"{' '.join(f'{r},{c}' for r, c in board)[:80]}: the solver's answer is wrong")
-    result.known_by = KNOWN_BY[2] if finished else KNOWN_BY[3]
+    result.known_by = KnownBy.BACKTRACKING if finished else KnownBy.SOLVER_ALONE
     if not finished:
         result.message += " (the solver's word alone: too large to check by backtracking)"
 
@@ -127,13 +127,13 @@ def judge_count(problem: Problem, result: CountResult, fundamental: bool, who: s
             if fundamental and result.fundamental != published_count(problem.n, fundamental=True):
                 raise SolverError(f"{who} found {result.fundamental:,} fundamental boards of {problem.n}-queens; "
                                   f"the published count is {published_count(problem.n, fundamental=True):,}")
-            result.known_by = KNOWN_BY[1]
+            result.known_by = KnownBy.PUBLISHED
             return
     found, _board, finished = search_budgeted(problem, CHECK_STEPS, count=True)
     if finished and found != result.count:
         raise SolverError(f"{who} counted {result.count:,} boards of {problem.describe()}; independent "
                           f"backtracking finds {found:,}: the count cannot be trusted")
-    result.known_by = KNOWN_BY[2] if finished else KNOWN_BY[3]
+    result.known_by = KnownBy.BACKTRACKING if finished else KnownBy.SOLVER_ALONE
 
 
 def _solve_job(problem: Problem, choice: Choice, limit: float | None, explain: bool = True) -> SolveResult:

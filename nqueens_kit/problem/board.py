@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from operator import add, sub
-from typing import Any
+from typing import SupportsIndex, TypeGuard
 
 from ..errors import ConflictError, InputError
 
@@ -54,7 +54,7 @@ LINE_KINDS = ("row", "col", "diag", "anti")
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 
 
-def whole_number(value: Any) -> int | None:
+def whole_number(value: object) -> int | None:
     """``value`` as an int if it is one (an int, or a string of ASCII digits), else None.
 
     Floats, bools and strings such as ``"2.5"``, ``"1_000"`` or non-ASCII digits are not whole numbers.
@@ -67,13 +67,17 @@ def whole_number(value: Any) -> int | None:
     if isinstance(value, str):
         text = value.strip()
         return int(text) if _WHOLE.fullmatch(text) and len(text) < 40 else None
+    if type(value) is int:
+        return value
+    if not isinstance(value, SupportsIndex):
+        return None
     try:
-        return operator.index(value)  # int, numpy integers
+        return operator.index(value)  # numpy integers
     except TypeError:
         return None
 
 
-def parse_n(value: Any, *, minimum: int = 1, maximum: int = MAX_N, what: str = "N") -> int:
+def parse_n(value: object, *, minimum: int = 1, maximum: int = MAX_N, what: str = "N") -> int:
     """Read a board size from user input (an int or a string) or raise a one-line :class:`InputError`.
 
     >>> parse_n("8")
@@ -90,7 +94,7 @@ def parse_n(value: Any, *, minimum: int = 1, maximum: int = MAX_N, what: str = "
     return number
 
 
-def shown(value: Any) -> str:
+def shown(value: object) -> str:
     """A value as an error message shows it: its repr, cut to 40 characters (a string stripped first)."""
     if isinstance(value, str):
         return repr(value.strip()[:40])
@@ -101,12 +105,12 @@ def shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _plain_cell(value: Any) -> bool:
+def _plain_cell(value: object) -> TypeGuard[Cell]:
     """True for a (row, col) tuple of two ints: the form every cell takes inside the kit (checked fast)."""
     return type(value) is tuple and len(value) == 2 and type(value[0]) is int and type(value[1]) is int
 
 
-def parse_cell(value: Any, n: int | None = None) -> Cell:
+def parse_cell(value: object, n: int | None = None) -> Cell:
     """A cell from ``"R,C"`` or a pair of whole numbers (1-based), checked to lie on the board if n is given.
 
     >>> parse_cell("2,3", 8), parse_cell((4, 1))
@@ -119,8 +123,10 @@ def parse_cell(value: Any, n: int | None = None) -> Cell:
     else:
         row = col = None
         if not isinstance(value, (bytes, bytearray, Mapping, Set)):
-            parts: Any = value.replace(" ", "").split(",") if isinstance(value, str) else value
+            parts: object = value.replace(" ", "").split(",") if isinstance(value, str) else value
             try:
+                if not isinstance(parts, Iterable):
+                    raise TypeError
                 row, col = (whole_number(p) for p in parts)
             except (TypeError, ValueError):
                 row = col = None
@@ -145,7 +151,7 @@ def _check_on_board(cell: Cell, n: int) -> None:
         )
 
 
-def _cell_items(value: Any, what: str) -> list[Any]:
+def _cell_items(value: object, what: str) -> list[object]:
     """The items of a list of cells, or a one-line error for a value that is not a list at all."""
     if isinstance(value, (str, bytes, bytearray, Mapping)) or not isinstance(value, Iterable):
         raise InputError(f"{what} are a list of (row, col) pairs, not {shown(value)}")
@@ -155,7 +161,7 @@ def _cell_items(value: Any, what: str) -> list[Any]:
         raise InputError(f"{what} are a list of (row, col) pairs, not {shown(value)}") from None
 
 
-def _cells(value: Any, what: str, n: int | None = None) -> list[Cell]:
+def _cells(value: object, what: str, n: int | None = None) -> list[Cell]:
     """A list of cells (on the n x n board if n is given), each checked; the kit's own tuples pass fast."""
     items = _cell_items(value, what)
     if n is None:
@@ -380,7 +386,7 @@ class Problem:
         return f"{self.n}-queens" + (" with " + " and ".join(parts) if parts else "")
 
 
-def _listed_n(n: Any, what: str) -> int:
+def _listed_n(n: object, what: str) -> int:
     """A board size small enough to list its cells one by one (:data:`MAX_LISTED_N`)."""
     n = parse_n(n)
     if n > MAX_LISTED_N:
@@ -389,7 +395,7 @@ def _listed_n(n: Any, what: str) -> int:
     return n
 
 
-def _whole_numbers(values: Any, what: str, low: int, high: int) -> set[int]:
+def _whole_numbers(values: object, what: str, low: int, high: int) -> set[int]:
     """A list of whole numbers from low to high, as a set, or a one-line error."""
     if isinstance(values, (str, bytes, bytearray, Mapping)) or not isinstance(values, Iterable):
         raise InputError(f"{what} are a list of whole numbers from {low} to {high}, not {shown(values)}")
@@ -468,9 +474,9 @@ def violations(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = (),
     return problems
 
 
-def _int_pair(value: Any) -> bool:
+def _int_pair(value: object) -> bool:
     """A (row, col) pair of ints, as a tuple or a list: what :func:`verify` accepts as a queen."""
-    return (type(value) in (tuple, list) and len(value) == 2 and type(value[0]) is int
+    return ((type(value) is tuple or type(value) is list) and len(value) == 2 and type(value[0]) is int
             and type(value[1]) is int)
 
 
@@ -545,7 +551,7 @@ def _lex_pairs(n: int) -> Iterator[tuple[str, list[tuple[Cell, Cell]]]]:
         yield name, [(p, inverse[p]) for p in cells if inverse[p] != p]
 
 
-def board_cells(n: int, queens: Any) -> list[Cell]:
+def board_cells(n: int, queens: object) -> list[Cell]:
     """``queens`` as a list of cells on the n x n board, or a one-line :class:`InputError` saying what is wrong.
 
     >>> board_cells(4, [(1, 2), "3,4"])

@@ -17,7 +17,10 @@ def _table() -> dict[str, dict[str, int]]:
     import json  # here, not at the top: a solve that checks no count does not pay for the imports
     from importlib.resources import files
 
-    return json.loads(files(__package__).joinpath("data/nqueens_counts.json").read_text(encoding="utf-8"))
+    # the file ships with the package: two tables of counts keyed by n as text
+    table: dict[str, dict[str, int]] = json.loads(
+        files(__package__).joinpath("data/nqueens_counts.json").read_text(encoding="utf-8"))
+    return table
 
 
 def published_count(n: int, fundamental: bool = False) -> int | None:

@@ -23,10 +23,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from ..errors import InputError
 from .board import Board, Cell, Problem, canonical, shown, verify
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 #: A value as JSON holds it: what results, options and extras carry to files and back.
 JSON = str | int | float | bool | None | Sequence["JSON"] | Mapping[str, "JSON"]
@@ -60,13 +63,13 @@ class Status(str, Enum):
         return self in (Status.SOLVED, Status.INFEASIBLE)
 
     @classmethod
-    def parse(cls, value: Any) -> Status:
+    def parse(cls, value: object) -> Status:
         """A status from its value, e.g. ``Status.parse("timeout")``; an :class:`InputError` (a ValueError)
         names the valid ones."""
         return cls(value)
 
     @classmethod
-    def _missing_(cls, value: Any) -> Status:
+    def _missing_(cls, value: object) -> Status:
         raise InputError(f"unknown status {shown(value)}; valid: {', '.join(s.value for s in cls)}")
 
 
@@ -91,10 +94,24 @@ class Answer(str, Enum):
         return {Answer.SAT: Status.SOLVED, Answer.UNSAT: Status.INFEASIBLE}.get(self, Status.UNKNOWN)
 
 
-#: How a "no" (or a count) is known to be right, strongest first: a proof checked by an independent
-#: checker; the published count (OEIS A000170 / A002562); an independent exhaustive backtracking search; or
-#: nothing but the solver's word (an instance too large to check by backtracking within its budget).
-KNOWN_BY = ("checked proof", "published count", "backtracking", "solver alone")
+class KnownBy(str, Enum):
+    """How a "no" (or a count) is known to be right, strongest first.  A ``str`` enum like :class:`Status`:
+    it compares equal to its value and is written as it in JSON/CSV."""
+
+    CHECKED_PROOF = "checked proof"      # a proof checked by an independent checker
+    PUBLISHED = "published count"        # the published count (OEIS A000170 / A002562)
+    BACKTRACKING = "backtracking"        # an independent exhaustive backtracking search
+    SOLVER_ALONE = "solver alone"        # the solver's word: too large to check by backtracking in its budget
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __repr__(self) -> str:  # shown as its value in notebooks and doctests: 'backtracking'
+        return repr(self.value)
+
+
+#: The values of :class:`KnownBy`, strongest first (what a count's ``known_by`` is when it was checked).
+KNOWN_BY = tuple(known.value for known in KnownBy)
 
 #: The words a method may call its variants; results keep a column for each (old tables read as they were).
 VARIANT_WORDS = ("encoding", "formulation")
@@ -103,6 +120,45 @@ VARIANT_WORDS = ("encoding", "formulation")
 def _variant_keys(kind: str | None, variant: str | None) -> dict[str, str | None]:
     """``variant`` and the column of the method's own word (``encoding`` or ``formulation``)."""
     return {"variant": variant, **{word: variant if kind == word else None for word in VARIANT_WORDS}}
+
+
+def _cell_lists(cells: Sequence[Cell]) -> list[list[int]]:
+    return [list(q) for q in cells]
+
+
+def _result_dict(result: SolveResult | CountResult, head: Mapping[str, JSON], body: Mapping[str, JSON]
+                 ) -> dict[str, JSON]:
+    """The JSON form both result kinds share: ``head``, who answered (method, variant, solver, status),
+    ``body``, then the blocked cells and symmetry (only when set) and the extras."""
+    data: dict[str, JSON] = {**head, "method": result.method, **_variant_keys(result.variant_kind, result.variant),
+                             "solver": result.solver, "status": Status.parse(result.status).value, **body}
+    if result.blocked:
+        data["blocked"] = _cell_lists(result.blocked)
+    if result.break_symmetry:
+        data["break_symmetry"] = True
+    data.update(result.extra)
+    return data
+
+
+class ResultFields(TypedDict, total=False):
+    """The fields of a :class:`SolveResult` a method fills itself (:meth:`SolveResult.of` sets the rest)."""
+
+    queens: Board
+    variant: str | None
+    solver: str | None
+    variables: int | None
+    clauses: int | None
+    constraints: int | None
+    build_seconds: float
+    solve_seconds: float
+    verified: bool | None
+    message: str
+    stats: Statistics
+    options: Options
+    core: tuple[Cell, ...] | None
+    extra: dict[str, JSON]
+    variant_kind: str | None
+    known_by: str | None
 
 
 @dataclass
@@ -131,10 +187,10 @@ class SolveResult:
     solve_seconds: float = 0.0
     verified: bool | None = None
     message: str = ""
-    stats: dict[str, Any] = field(default_factory=dict)
-    options: dict[str, Any] = field(default_factory=dict)
+    stats: Statistics = field(default_factory=dict)
+    options: Options = field(default_factory=dict)
     core: tuple[Cell, ...] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, JSON] = field(default_factory=dict)
     blocked: tuple[Cell, ...] = ()
     break_symmetry: bool = False
     #: What the method calls its variants (``encoding``, ``formulation``); set by the method layer.
@@ -146,7 +202,7 @@ class SolveResult:
         self.status = Status.parse(self.status)
 
     @classmethod
-    def of(cls, problem: Problem, method: str, status: Status | str, **fields: Any) -> SolveResult:
+    def of(cls, problem: Problem, method: str, status: Status | str, **fields: Unpack[ResultFields]) -> SolveResult:
         """A result for ``problem`` (its size, queens, blocked cells and symmetry carried over)."""
         return cls(n=problem.n, method=method, status=Status.parse(status), preplaced=problem.preplaced,
                    blocked=problem.blocked, break_symmetry=problem.break_symmetry, **fields)
@@ -173,26 +229,17 @@ class SolveResult:
                     "the board is not the canonical one of its orbit, so symmetry breaking did not hold")
         return self
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JSON]:
         """The JSON form shared by every method (one table can hold SAT and ILP runs)."""
-        data: dict[str, Any] = {"n": self.n, "method": self.method, **_variant_keys(self.variant_kind, self.variant),
-                                "solver": self.solver, "status": Status.parse(self.status).value,
-                                "queens": [list(q) for q in self.queens],
-                                "preplaced": [list(q) for q in self.preplaced],
-                                "variables": self.variables, "clauses": self.clauses,
-                                "constraints": self.constraints,
-                                "build_seconds": round(self.build_seconds, 6),
-                                "solve_seconds": round(self.solve_seconds, 6),
-                                "verified": self.verified, "message": self.message, "stats": self.stats,
-                                "options": self.options, "known_by": self.known_by}
+        body: dict[str, JSON] = {"queens": _cell_lists(self.queens), "preplaced": _cell_lists(self.preplaced),
+                                 "variables": self.variables, "clauses": self.clauses, "constraints": self.constraints,
+                                 "build_seconds": round(self.build_seconds, 6),
+                                 "solve_seconds": round(self.solve_seconds, 6),
+                                 "verified": self.verified, "message": self.message, "stats": self.stats,
+                                 "options": self.options, "known_by": self.known_by}
         if self.core is not None:
-            data["core"] = [list(q) for q in self.core]
-        if self.blocked:
-            data["blocked"] = [list(q) for q in self.blocked]
-        if self.break_symmetry:
-            data["break_symmetry"] = True
-        data.update(self.extra)
-        return data
+            body["core"] = _cell_lists(self.core)
+        return _result_dict(self, {"n": self.n}, body)
 
 
 @dataclass
@@ -213,7 +260,7 @@ class CountResult:
     preplaced: tuple[Cell, ...] = ()
     note: str = ""
     status: Status = Status.SOLVED
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, JSON] = field(default_factory=dict)
     blocked: tuple[Cell, ...] = ()
     break_symmetry: bool = False
     #: What the method calls its variants (``encoding``, ``formulation``); set by the method layer.
@@ -230,19 +277,13 @@ class CountResult:
     def complete(self) -> bool:
         return self.status == Status.SOLVED
 
-    def to_dict(self) -> dict[str, Any]:
-        data = {"n": self.n, "count": self.count, "fundamental": self.fundamental, "method": self.method,
-                **_variant_keys(self.variant_kind, self.variant), "solver": self.solver,
-                "status": Status.parse(self.status).value, "complete": self.complete, "seconds": round(self.seconds, 6),
-                "preplaced": [list(q) for q in self.preplaced], "note": self.note, "known_by": self.known_by}
+    def to_dict(self) -> dict[str, JSON]:
+        """The JSON form of a count, with the same identity and tail fields as :meth:`SolveResult.to_dict`."""
+        body: dict[str, JSON] = {"complete": self.complete, "seconds": round(self.seconds, 6),
+                                 "preplaced": _cell_lists(self.preplaced), "note": self.note, "known_by": self.known_by}
         if self.settings is not None:
-            data["settings"] = self.settings
-        if self.blocked:
-            data["blocked"] = [list(q) for q in self.blocked]
-        if self.break_symmetry:
-            data["break_symmetry"] = True
-        data.update(self.extra)
-        return data
+            body["settings"] = self.settings
+        return _result_dict(self, {"n": self.n, "count": self.count, "fundamental": self.fundamental}, body)
 
 
 def infeasible_message(problem: Problem) -> str:

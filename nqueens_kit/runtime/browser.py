@@ -38,9 +38,19 @@ import ast
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType, TracebackType
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import NQueensError, SolverNotAvailable
+from .run import ChildRun, Ended, reporting
+
+if TYPE_CHECKING:
+    import importlib.abc
+    from importlib.machinery import ModuleSpec
+
+    from IPython.core.interactiveshell import InteractiveShell
 
 #: True inside Pyodide (a browser, or Node with Pyodide).
 IN_BROWSER = sys.platform == "emscripten"
@@ -144,7 +154,17 @@ def packed_builder_here() -> bool:
     return not IN_BROWSER or importable("numpy")
 
 
-def budget_solve(solver: Any, assumptions: Sequence[int], deadline: float | None) -> bool | None:
+class BudgetSolver(Protocol):
+    """What :func:`budget_solve` asks of a python-sat solver."""
+
+    def solve(self, assumptions: list[int] = ...) -> bool | None: ...
+
+    def conf_budget(self, budget: int = ...) -> None: ...
+
+    def solve_limited(self, assumptions: list[int] = ..., expect_interrupt: bool = ...) -> bool | None: ...
+
+
+def budget_solve(solver: BudgetSolver, assumptions: Sequence[int], deadline: float | None) -> bool | None:
     """Solve with python-sat's ``solver`` until ``deadline`` (``time.monotonic()``): True / False, or None when
     the deadline passed.  The search runs in slices of :data:`BUDGET_CONFLICTS` conflicts (python-sat keeps
     the solver's state between them), so no timer thread is needed."""
@@ -159,15 +179,14 @@ def budget_solve(solver: Any, assumptions: Sequence[int], deadline: float | None
             return bool(result)
 
 
-def run_here(fn: Callable[..., Any], args: tuple[Any, ...], time_limit: float | None,
-             on_message: Callable[[Any], None] | None = None) -> Any:
+def run_here(fn: Callable[..., object], args: tuple[object, ...], time_limit: float | None,
+             on_message: Callable[[Any], None] | None = None) -> ChildRun:
     """Run a job that would run in a child process in this process (there are no others in a browser) and
-    return an :class:`~nqueens_kit.runtime.isolate.ChildRun`.  The time limit binds only through the solvers
+    return a :class:`~nqueens_kit.runtime.run.ChildRun`.  The time limit binds only through the solvers
     that stop themselves; a run that ends later than the limit is reported as a timeout.  ``on_message``
     receives what the job reports (:func:`~nqueens_kit.runtime.isolate.report`), as from a child."""
     import contextlib
 
-    from .isolate import ChildRun, Ended, reporting
 
     start = time.monotonic()
     try:
@@ -237,7 +256,7 @@ def _full_model(model: Sequence[int], n: int) -> list[int]:
     return [value.get(v, -v) for v in range(1, n + 1)]
 
 
-#: The ``pycosat`` module the site ships (:func:`nqueens_kit.course.lite.stand_in_wheel`).
+#: The ``pycosat`` module the site ships (``stand_in_wheel`` in book/build_lite.py).
 PYCOSAT_MODULE = '''"""pycosat's API for the browser edition of nqueens-kit: the solving is done by python-sat
 (CaDiCaL 1.9.5), which has a WebAssembly build; pycosat (PicoSAT) has none.  nqueens_kit.solvers lists it
 as such ("pycosat: not in the browser")."""
@@ -248,7 +267,7 @@ BROWSER_STAND_IN = True
 '''
 
 
-def require_browser_module(name: str, why: str) -> Any:
+def require_browser_module(name: str, why: str) -> ModuleType:
     """Import ``name``, or :class:`SolverNotAvailable` with :func:`needs`' one line."""
     import importlib
 
@@ -264,7 +283,7 @@ class FigureNeedsPackage(ModuleNotFoundError):
     """A figure needs a package of the Pyodide CDN that is not loaded (one line, see :func:`needs`)."""
 
 
-def _real(module: str) -> Any:
+def _real(module: str) -> ModuleType | None:
     """The real ``module`` if it can be imported now (after ``%pip install``), else None."""
     import importlib
 
@@ -292,8 +311,8 @@ class _Missing:
     def __init__(self, module: str, path: tuple[str, ...]) -> None:
         self._module, self._path = module, path
 
-    def _resolve(self) -> Any:
-        target = _real(self._module)
+    def _resolve(self) -> Any:  # whatever the real package has at that path
+        target: object = _real(self._module)
         if target is None:
             raise FigureNeedsPackage(cdn_needs(self._module.split(".")[0], "this figure"))
         for name in self._path:
@@ -305,19 +324,19 @@ class _Missing:
             raise AttributeError(name)
         return _Missing(self._module, (*self._path, name))
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def __call__(self, *args: object, **kwargs: object) -> Any:
         return self._resolve()(*args, **kwargs)
 
-    def __getitem__(self, key: Any) -> Any:
+    def __getitem__(self, key: object) -> Any:
         return self._resolve()[key]
 
-    def __setitem__(self, key: Any, value: Any) -> None:
+    def __setitem__(self, key: object, value: object) -> None:
         self._resolve()[key] = value
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self._resolve())
 
-    def __instancecheck__(self, instance: Any) -> bool:
+    def __instancecheck__(self, instance: object) -> bool:
         target = _real(self._module)
         return target is not None and isinstance(instance, self._resolve())
 
@@ -325,10 +344,10 @@ class _Missing:
         return f"<{'.'.join((self._module, *self._path))}: {needs(self._module.split('.')[0], 'it')}>"
 
 
-class _Settings(dict[str, Any]):
+class _Settings(dict[str, object]):
     """matplotlib's ``rcParams`` while it is not loaded: settings are kept (they draw nothing)."""
 
-    def _get(self, key: str) -> Any:
+    def _get(self, key: str) -> object:
         return self.get(key)
 
 
@@ -348,7 +367,7 @@ class _StandInModule(type(sys)):  # type: ignore[misc]
         return _Missing(self.__name__, (name,))
 
 
-_STAND_IN: dict[str, Any] = {}
+_STAND_IN: dict[str, importlib.abc.MetaPathFinder] = {}
 
 
 def install_stand_in(package: str = "matplotlib") -> bool:
@@ -360,17 +379,18 @@ def install_stand_in(package: str = "matplotlib") -> bool:
     import importlib.machinery
 
     class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-        def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        def find_spec(self, fullname: str, path: Sequence[str] | None = None,
+                      target: ModuleType | None = None) -> ModuleSpec | None:
             if fullname != package and not fullname.startswith(package + "."):
                 return None
             return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
 
-        def create_module(self, spec: Any) -> Any:
+        def create_module(self, spec: ModuleSpec) -> ModuleType:
             module = _StandInModule(spec.name, f"stand-in: {needs(package, 'this figure')}")
             module.__path__ = []
             return module
 
-        def exec_module(self, module: Any) -> None:
+        def exec_module(self, module: ModuleType) -> None:
             pass
 
     _STAND_IN["finder"] = Finder()
@@ -386,9 +406,7 @@ SITE_FILES = "nqueens_kit_browser/files"
 DRIVE = "/drive"
 
 
-def _site_files() -> Any:
-    from pathlib import Path
-
+def _site_files() -> Path | None:
     for entry in sys.path:
         folder = Path(entry or ".") / SITE_FILES
         if folder.is_dir():
@@ -442,7 +460,7 @@ class NotInBrowser(Exception):
 REFUSED: dict[str, str] = {}
 
 
-def _cell_frame(tb: Any) -> Any:
+def _cell_frame(tb: TracebackType | None) -> TracebackType | None:
     """The entry of a traceback for the notebook cell it started in (its outermost ``<module>`` frame)."""
     while tb is not None:
         if tb.tb_frame.f_code.co_name == "<module>":
@@ -451,7 +469,7 @@ def _cell_frame(tb: Any) -> Any:
     return None
 
 
-def _cell_source(tb: Any) -> str:
+def _cell_source(tb: TracebackType | None) -> str:
     """The source of the notebook cell a traceback started in."""
     import linecache
 
@@ -459,7 +477,7 @@ def _cell_source(tb: Any) -> str:
     return "".join(linecache.getlines(entry.tb_frame.f_code.co_filename)) if entry is not None else ""
 
 
-def _statements_after(tb: Any) -> bool:
+def _statements_after(tb: TracebackType | None) -> bool:
     """Whether the cell a traceback started in has statements after the one that raised (which did not run)."""
     entry = _cell_frame(tb)
     if entry is None:
@@ -530,8 +548,15 @@ def refusal_line(error: BaseException, source: str = "") -> str | None:
 REFUSAL_TYPES: tuple[type[BaseException], ...] = (AssertionError, ModuleNotFoundError, SolverNotAvailable,
                                                   NotInBrowser)
 
-#: The cell (its execution count) and the lines said in it: each line is said once a cell.
-_SAID: dict[str, Any] = {"cell": None, "lines": set()}
+@dataclass
+class _Said:
+    """The cell (its execution count) and the lines said in it: each line is said once a cell."""
+
+    cell: int | None = None
+    lines: set[str] = field(default_factory=set)
+
+
+_SAID = _Said()
 
 
 def say_once(line: str) -> None:
@@ -544,10 +569,10 @@ def say_once(line: str) -> None:
     except ImportError:
         shell = None
     cell = shell.execution_count if shell is not None else None
-    if _SAID["cell"] != cell:
-        _SAID["cell"], _SAID["lines"] = cell, set()
-    if line not in _SAID["lines"]:
-        _SAID["lines"].add(line)
+    if _SAID.cell != cell:
+        _SAID.cell, _SAID.lines = cell, set()
+    if line not in _SAID.lines:
+        _SAID.lines.add(line)
         print(line, file=sys.stderr, flush=True)
 
 
@@ -570,16 +595,16 @@ class NoFigure:
             raise AttributeError(name)
         return NoFigure(self._line)
 
-    def __call__(self, *args: Any, **kwargs: Any) -> NoFigure:
+    def __call__(self, *args: object, **kwargs: object) -> NoFigure:
         return NoFigure(self._line)
 
-    def __getitem__(self, key: Any) -> NoFigure:
+    def __getitem__(self, key: object) -> NoFigure:
         return NoFigure(self._line)
 
-    def __setitem__(self, key: Any, value: Any) -> None:
+    def __setitem__(self, key: object, value: object) -> None:
         pass
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[NoFigure]:
         return iter(())
 
     def __len__(self) -> int:
@@ -701,7 +726,8 @@ class FiguresCarryOn(ast.NodeTransformer):
         return guard
 
 
-def _on_refusal(shell: Any, etype: type, value: BaseException, tb: Any, tb_offset: int | None = None) -> Any:
+def _on_refusal(shell: InteractiveShell, etype: type[BaseException], value: BaseException, tb: TracebackType | None,
+                tb_offset: int | None = None) -> None:
     """The site's kernel's handler of :data:`REFUSAL_TYPES`: the browser lacking something ends the cell with
     its one line on standard error and no error (so Run All goes on); any other such exception shows its
     traceback as ever."""
@@ -718,7 +744,7 @@ def _on_refusal(shell: Any, etype: type, value: BaseException, tb: Any, tb_offse
     return None
 
 
-def handle_refusals(shell: Any) -> None:
+def handle_refusals(shell: InteractiveShell) -> None:
     """Make an IPython ``shell`` end a cell that meets what the browser lacks with one line and no error, and
     carry on past a figure that cannot be drawn (:func:`_on_refusal`, :class:`FiguresCarryOn`)."""
     shell.set_custom_exc(REFUSAL_TYPES, _on_refusal)
@@ -726,7 +752,7 @@ def handle_refusals(shell: Any) -> None:
         shell.ast_transformers.append(FiguresCarryOn())
 
 
-def start_kernel(shell: Any) -> None:
+def start_kernel(shell: InteractiveShell | None) -> None:
     """What the site's kernel runs as it starts (its IPython start-up file): the site's files when the
     drive cannot be read (:func:`use_site_files`), progress bars without tqdm's monitor thread, and a cell
     that meets what the browser lacks says so in one line and lets Run All go on (:func:`handle_refusals`)."""

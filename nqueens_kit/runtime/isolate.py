@@ -37,15 +37,19 @@ import signal
 import sys
 import time
 import warnings
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from enum import Enum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import errors
-from ..problem.results import Status
 from .limits import over_limit, processor_seconds
+
+# ChildRun, Ended and reporting live in .run (the browser's run_here answers with them too); importers
+# reach them here as well.
+from .run import ChildRun as ChildRun
+from .run import Ended as Ended
+from .run import report_here
+from .run import reporting as reporting
 
 try:  # the C pickler itself: what pickle.py would use, without that module's own start-up cost
     from _pickle import dumps as _dumps
@@ -57,8 +61,8 @@ except ImportError:  # another Python
 if TYPE_CHECKING:
     import subprocess
 
-# subprocess, tempfile and traceback are imported where they are used: a forked job (what a solve on the
-# command line runs) needs none of them, and the command starts quicker without.
+# subprocess, tempfile, traceback and psutil are imported where they are used: a forked job (what a solve on
+# the command line runs) needs none of them, and the command starts quicker without; a browser has no psutil.
 
 #: Extra seconds after the deadline before the child is killed, so a solver that honours the limit itself
 #: can still hand back its answer ("stopped on time") instead of being cut off.
@@ -81,7 +85,7 @@ class Connection:
     def fileno(self) -> int:
         return self.fd
 
-    def send(self, message: Any) -> None:
+    def send(self, message: object) -> None:
         """Write ``message`` whole (BrokenPipeError when the other end is gone)."""
         data = _dumps(message, protocol=-1)  # the highest protocol
         view = memoryview(len(data).to_bytes(self.HEADER, "big") + data)
@@ -118,30 +122,19 @@ class Connection:
 
 
 _channel: Connection | None = None
-_local_reporter: list[Callable[[Any], None]] = []
 _ready_sent = False
 
 
 # ------------------------------------------------------------------------------------ the child's side
 
 
-def report(message: Any) -> None:
+def report(message: object) -> None:
     """Send ``message`` to the parent (a progress count, say); in-process, pass it to :func:`reporting`'s
     callback; otherwise do nothing.  Cheap enough to call every few hundred boards."""
     if _channel is not None:
         _channel.send(("progress", message))
-    elif _local_reporter:
-        _local_reporter[-1](message)
-
-
-@contextmanager
-def reporting(callback: Callable[[Any], None]) -> Iterator[None]:
-    """Route :func:`report` to ``callback`` while a job runs in this process."""
-    _local_reporter.append(callback)
-    try:
-        yield
-    finally:
-        _local_reporter.pop()
+    else:
+        report_here(message)
 
 
 #: A fresh child runs with one thread in the numerical libraries its solvers import (OpenBLAS through
@@ -182,7 +175,7 @@ def _peak_rss_mb() -> float | None:
         return None
 
 
-def _error_record(exc: BaseException) -> tuple[Any, ...]:
+def _error_record(exc: BaseException) -> tuple[str | None, ...]:
     kit = type(exc).__name__ if isinstance(exc, errors.NQueensError) else None
     text = " ".join(str(exc).split()) or type(exc).__name__
     if isinstance(exc, OSError) and exc.strerror:
@@ -197,7 +190,7 @@ def _error_record(exc: BaseException) -> tuple[Any, ...]:
     return ("error", type(exc).__name__, text, kit, trace)
 
 
-def _child_main(conn: Connection, fn: Callable[..., Any], args: tuple[Any, ...], scratch: str,
+def _child_main(conn: Connection, fn: Callable[..., object], args: tuple[object, ...], scratch: str,
                 memory_limit: int | None, auto_ready: bool) -> None:
     """Run the job and send its outcome; the caller exits the process right after."""
     global _channel, _ready_sent
@@ -241,10 +234,10 @@ def _redirect_output(scratch: str) -> None:
 
 
 PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER, PR_GET_CHILD_SUBREAPER = 1, 36, 37
-_prctl_found: list[Any] = []
+_prctl_found: list[Callable[..., int] | None] = []
 
 
-def _prctl() -> Any:
+def _prctl() -> Callable[..., int] | None:
     """libc's ``prctl`` (Linux; None elsewhere), looked up once: a child must not load a library between fork
     and exec."""
     if not _prctl_found:
@@ -325,82 +318,6 @@ def _fresh_main() -> None:
 # ----------------------------------------------------------------------------------- the parent's side
 
 
-class Ended(str, Enum):
-    """How a job in a child process ended."""
-
-    DONE = "done"          # it returned a value
-    TIMEOUT = "timeout"    # its time limit passed (or a Stop button: ChildRun.stopped)
-    MEMOUT = "memout"      # a MemoryError under its memory limit
-    FAILED = "failed"      # an exception, or the child died
-
-    def __str__(self) -> str:
-        return self.value
-
-    def __repr__(self) -> str:  # shown as its value in doctests: 'timeout'
-        return repr(self.value)
-
-    @property
-    def status(self) -> Status:
-        """The one mapping from how a child ended to a run's :class:`~nqueens_kit.problem.results.Status`
-        (a finished job's status is the job's own answer: SOLVED stands in)."""
-        return {Ended.DONE: Status.SOLVED, Ended.TIMEOUT: Status.TIMEOUT, Ended.MEMOUT: Status.MEMOUT}.get(
-            self, Status.ERROR)
-
-
-@dataclass
-class ChildRun:
-    """How a job in a child process ended.
-
-    ``status``: an :class:`Ended`: ``done`` (``value`` holds the job's return value), ``timeout`` (also for an
-    answer that came after the time limit, in the grace before the kill: ``value`` then holds it),
-    ``memout`` (a MemoryError under the memory limit) or ``failed`` (``error`` says why; ``error_type`` is
-    the exception's type, ``trace`` the child's traceback).
-    ``wall`` counts from the start (or from :func:`ready` when ``clock_from_ready``); ``startup`` is the
-    time to :func:`ready`; ``cpu`` is user + system time of the child and everything it waited for, minus
-    the child's own CPU before :func:`ready`.  ``progress`` is the last :func:`report` message.
-    """
-
-    status: Ended
-    value: Any = None
-    wall: float = 0.0
-    startup: float = 0.0
-    cpu: float | None = None
-    peak_rss_mb: float | None = None
-    tree_peak_rss_mb: float | None = None
-    error: str = ""
-    error_type: str = ""
-    kit_error: str | None = None
-    progress: Any = None
-    log_tail: list[str] = field(default_factory=list)
-    trace: str = ""
-
-    @property
-    def stopped(self) -> bool:
-        """True when a ``stop`` callback (a Stop button), not the time limit, ended the run."""
-        return self.status == Ended.TIMEOUT and self.error == "stopped"
-
-    def limit_message(self, limit: float | None) -> str:
-        """Why a run that did not finish ended, in one line."""
-        if self.stopped:
-            return "stopped"
-        if self.status == Ended.TIMEOUT:
-            return f"no answer within the time limit of {limit:g} s" if limit is not None else "no answer in time"
-        return "ran out of memory"
-
-    def raise_error(self) -> None:
-        """Raise the child's error in this process: a kit error as itself; a child that died without an
-        answer (killed by a signal, a crash in a solver's C code) as :class:`~nqueens_kit.errors.SolverError`;
-        any other exception as :class:`~nqueens_kit.errors.KitBug` with the child's traceback."""
-        if self.status != Ended.FAILED:
-            return
-        kind = getattr(errors, self.kit_error, None) if self.kit_error else None
-        if isinstance(kind, type) and issubclass(kind, errors.NQueensError):
-            raise kind(self.error)
-        if not self.error_type:  # no exception: the child died
-            raise errors.SolverError(self.error)
-        raise errors.KitBug(f"{self.error_type} in a child process: {self.error}", self.trace)
-
-
 def _sleep(seconds: float) -> None:
     time.sleep(seconds)
 
@@ -412,7 +329,7 @@ def can_fork() -> bool:
 _IN_BROWSER = sys.platform == "emscripten"
 
 
-def run_in_child(fn: Callable[..., Any], args: tuple[Any, ...] = (), *, time_limit: float | None = None,
+def run_in_child(fn: Callable[..., object], args: tuple[object, ...] = (), *, time_limit: float | None = None,
                  fresh: bool = False, clock_from_ready: bool = False, auto_ready: bool = True,
                  on_message: Callable[[Any], None] | None = None, memory_limit: int | None = None,
                  grace: float = GRACE_SECONDS, stop: Callable[[], bool] | None = None,
@@ -524,7 +441,7 @@ class _Child:
         self.exit_status: int | None = None
 
     @classmethod
-    def start(cls, fn: Callable[..., Any], args: tuple[Any, ...], scratch: str, fresh: bool,
+    def start(cls, fn: Callable[..., object], args: tuple[object, ...], scratch: str, fresh: bool,
               memory_limit: int | None, auto_ready: bool) -> _Child:
         read_fd, write_fd = os.pipe()
         if fresh:
@@ -721,7 +638,7 @@ KILL_SECONDS = 2.0
 
 def _kill_tree(pid: int) -> None:
     """SIGKILL ``pid``, every process below it and every process left in its process group or session
-    (Linux: found in /proc), however they try to get away.
+    (found by psutil), however they try to get away.
 
     ``pid`` is stopped first and killed last: while it lives, a process of its tree whose parent is killed
     is re-parented to it (when it is a subreaper) and still found; the others are killed in rounds until
@@ -759,16 +676,13 @@ def _members(pid: int, table: dict[int, tuple[int, int, int, bool]]) -> list[int
 
 
 def _own_children() -> set[int]:
-    """This process's children (zombies included), from /proc (the kernel's list when it keeps one)."""
-    me = os.getpid()
+    """This process's children, zombies included."""
+    import psutil
+
     try:
-        found: set[int] = set()
-        for task in os.listdir(f"/proc/{me}/task"):
-            with open(f"/proc/{me}/task/{task}/children", "rb") as children:
-                found.update(map(int, children.read().split()))
-        return found
-    except (OSError, ValueError):
-        return {p for p, (parent, _, _, _) in _process_table().items() if parent == me}
+        return {child.pid for child in psutil.Process().children()}
+    except psutil.Error:
+        return set()
 
 
 def _kill_adopted(before: set[int], known: int) -> None:
@@ -783,48 +697,53 @@ def _kill_adopted(before: set[int], known: int) -> None:
 
 
 def _tree_rss_mb(pid: int) -> float:
-    """Resident memory of ``pid`` and every process below it, in MB (0 where /proc cannot tell)."""
+    """Resident memory of ``pid`` and every process below it, in MB (0 for those that cannot be read)."""
+    import psutil
+
+    try:
+        root = psutil.Process(pid)
+        members = [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return 0.0
     total = 0
-    for member in [pid, *_descendants(pid)]:
+    for member in members:
         try:
-            with open(f"/proc/{member}/statm", "rb") as statm:
-                total += int(statm.read().split()[1])
-        except (OSError, ValueError, IndexError):
+            total += member.memory_info().rss
+        except psutil.Error:  # gone meanwhile, or not ours to read
             continue
-    return round(total * _PAGE_MB, 1)
-
-
-try:
-    _PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 1024 / 1024
-except (ValueError, OSError, AttributeError):  # pragma: no cover
-    _PAGE_MB = 4096 / 1024 / 1024
+    return round(total / 1024 / 1024, 1)
 
 
 def _process_table() -> dict[int, tuple[int, int, int, bool]]:
-    """Every process as ``pid: (parent, process group, session, is a zombie)``, from /proc; empty where
-    /proc is missing."""
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
+    """Every process as ``pid: (parent, process group, session, is a zombie)``; empty where processes have
+    no group or session (Windows).  psutil lists the processes; their group and session, which psutil does
+    not report, come from the kernel."""
+    import psutil
+
+    if not hasattr(os, "getsid"):
         return {}
+    gone = (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD)
     table: dict[int, tuple[int, int, int, bool]] = {}
-    for entry in entries:
-        if not entry.isdigit():
+    for proc in psutil.process_iter(["ppid", "status"]):
+        parent, status = proc.info["ppid"], proc.info["status"]
+        if parent is None:  # not ours to read
             continue
         try:
-            with open(f"/proc/{entry}/stat", "rb") as stat:
-                text = stat.read()
-            fields = text[text.rindex(b")") + 2:].split()
-            table[int(entry)] = (int(fields[1]), int(fields[2]), int(fields[3]), fields[0] in (b"Z", b"X"))
-        except (OSError, ValueError, IndexError):
+            table[proc.pid] = (parent, os.getpgid(proc.pid), os.getsid(proc.pid), status in gone)
+        except OSError:  # gone meanwhile
             continue
     return table
 
 
 def _descendants(pid: int, table: dict[int, tuple[int, int, int, bool]] | None = None) -> list[int]:
-    """Processes below ``pid`` (children of children ...), from /proc; empty where /proc is missing."""
+    """Processes below ``pid`` (children of children ...), from ``table`` when given, else as they are now."""
     if table is None:
-        table = _process_table()
+        import psutil
+
+        try:
+            return [child.pid for child in psutil.Process(pid).children(recursive=True)]
+        except psutil.Error:
+            return []
     children: dict[int, list[int]] = {}
     for child, (parent, _, _, _) in table.items():
         children.setdefault(parent, []).append(child)

@@ -94,7 +94,7 @@ _UNITS = {"": 1, "B": 1, "K": 1024, "KB": 1024, "KIB": 1024, "M": 1024**2, "MB":
           "G": 1024**3, "GB": 1024**3, "GIB": 1024**3, "T": 1024**4, "TB": 1024**4, "TIB": 1024**4}
 
 
-def parse_bytes(value: Any, what: str = "memory limit") -> int:
+def parse_bytes(value: object, what: str = "memory limit") -> int:
     """A memory size from ``8G``, ``512M``, ``1.5GB`` or a number of bytes; one-line error otherwise."""
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 and math.isfinite(value):
         return int(value)
@@ -113,7 +113,7 @@ def physical_memory() -> int | None:
         return None
 
 
-def memory_budget(max_memory: Any = None) -> int:
+def memory_budget(max_memory: object = None) -> int:
     """The bytes one run may plan to use: ``max_memory`` if given, else ``$NQUEENS_KIT_MAX_MEMORY``, else
     half of the machine's memory (8 GiB where that cannot be read)."""
     if max_memory is not None:
@@ -130,7 +130,7 @@ def _default_share() -> int:
     return int(total * DEFAULT_MEMORY_SHARE) if total else 8 * 1024**3
 
 
-def builder_budget(max_memory: Any = None) -> int:
+def builder_budget(max_memory: object = None) -> int:
     """The memory budget of a builder's own size guard (the CNF builder and its encodings, the ILP model
     builder): ``max_memory`` when given; otherwise the larger of the kit's budget (:func:`memory_budget`) and
     the machine's default share.  A verb that calls a builder has already held the request to its own budget,
@@ -175,7 +175,7 @@ class Size:
         return ", ".join(parts)
 
 
-def check_size(size: Size, what: str, suggestion: str, max_memory: Any = None) -> None:
+def check_size(size: Size, what: str, suggestion: str, max_memory: object = None) -> None:
     """Refuse (one line) a model whose predicted memory is above the budget, naming its size.
 
     ``what`` says what would be built (``"the pairwise CNF of 400-queens"``) and ``suggestion`` what works.

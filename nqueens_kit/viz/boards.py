@@ -5,7 +5,6 @@
   n = 64, dots beyond.
 - :func:`draw_gallery`: many boards in a grid (e.g. the 12 fundamental solutions of n = 8).
 - :func:`heatmap`: a value per cell (an LP relaxation's fractional queens) with a colour bar.
-- :func:`plot_bnb_tree`: a branch-and-bound tree, node by node.
 
 :func:`nqueens_kit.viz.figure.save_figure` writes any of them as PNG, SVG or PDF.
 
@@ -20,7 +19,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
-from typing import Any
 
 from matplotlib import pyplot as plt
 from matplotlib.axes import Axes
@@ -33,7 +31,6 @@ from ..errors import InputError
 from ..problem.board import Cell, check_cell
 from ..problem.board import attacks as attack_reason
 from .figure import figure_of, new_axes
-from .style import OKABE_ITO
 
 #: Board colours (light and dark squares), queen colours and the default highlight.
 LIGHT, DARK = "#f0d9b5", "#b58863"
@@ -56,7 +53,7 @@ GLYPH_LIMIT = 64
 LABEL_LIMIT = 20
 HEATMAP_TEXT_LIMIT = 12
 
-__all__ = ["board_figsize", "draw_board", "draw_gallery", "heatmap", "plot_bnb_tree"]
+__all__ = ["board_figsize", "draw_board", "draw_gallery", "heatmap"]
 
 
 @cache
@@ -78,7 +75,7 @@ def board_figsize(n: int) -> tuple[float, float]:
     return side, side
 
 
-def _cells(n: int, cells: Iterable[Any], what: str) -> list[Cell]:
+def _cells(n: int, cells: Iterable[Sequence[int]], what: str) -> list[Cell]:
     result: list[Cell] = []
     for cell in cells:
         try:
@@ -325,90 +322,3 @@ def _short(value: float) -> str:
         return str(int(round(value)))
     text = f"{value:.2f}".rstrip("0")
     return text[1:] if text.startswith("0.") else text.replace("-0.", "-.")
-
-
-def _tree_positions(tree: Any) -> dict[int, tuple[float, float]]:
-    """A tidy layout: leaves evenly spaced left to right in search order (the queen branch left), each parent
-    centred over its children, depth downwards."""
-    children: dict[int, list[Any]] = {}
-    for node in tree.nodes:
-        if node.parent is not None:
-            children.setdefault(node.parent, []).append(node)
-    for kids in children.values():
-        kids.sort(key=lambda c: -c.branch[1] if c.branch else 0)
-    where: dict[int, tuple[float, float]] = {}
-    next_leaf = [0.0]
-
-    def place(node: Any) -> float:
-        kids = children.get(node.id, [])
-        if not kids:
-            x = next_leaf[0]
-            next_leaf[0] += 1.0
-        else:
-            xs = [place(kid) for kid in kids]
-            x = (min(xs) + max(xs)) / 2
-        where[node.id] = (x, -float(node.depth))
-        return x
-
-    for root in (node for node in tree.nodes if node.parent is None):
-        place(root)
-    return where
-
-
-#: Node colours of a branch-and-bound tree, by what became of the node.
-BNB_COLOURS = {"branched": OKABE_ITO["blue"], "integral": OKABE_ITO["bluish green"],
-               "infeasible": OKABE_ITO["vermillion"], "pruned": OKABE_ITO["orange"], "open": OKABE_ITO["grey"]}
-#: Trees up to this many nodes get every branch and bound written on them; larger ones only dots.
-BNB_LABEL_LIMIT = 40
-
-
-def plot_bnb_tree(tree: Any, ax: Axes | None = None, title: str | None = None) -> Figure:
-    """A branch-and-bound tree (:class:`nqueens_kit.inside.bnb.Tree`), drawn as a tree: the root on top, each
-    node under its parent, the queen branch (x = 1) on the left; every edge labelled with its branching
-    decision and every node with its number (the order it was solved in) and, for max-queens, its LP bound;
-    nodes coloured by what became of them (branched, integral, infeasible, pruned, open).  Trees of more
-    than :data:`BNB_LABEL_LIMIT` nodes are drawn as dots only."""
-    where = _tree_positions(tree)
-    leaves = max(1, sum(1 for node in tree.nodes if not any(c.parent == node.id for c in tree.nodes)))
-    depth = max(node.depth for node in tree.nodes)
-    labelled = len(tree.nodes) <= BNB_LABEL_LIMIT
-    fig, ax = new_axes(ax, (min(10.0, max(6.0, 1.25 * leaves + 1.5)), min(7.0, 1.25 * depth + 2.2)))
-    for node in tree.nodes:
-        if node.parent is None:
-            continue
-        (x0, y0), (x1, y1) = where[node.parent], where[node.id]
-        ax.plot([x0, x1], [y0, y1], color="0.55", linewidth=1.2, zorder=1)
-        if labelled and node.branch is not None:
-            (r, c), value = node.branch
-            ax.text((x0 + x1) / 2 + (-0.06 if value else 0.06), (y0 + y1) / 2, f"x[{r},{c}]={value}",
-                    ha="right" if value else "left", va="center", fontsize="small", color="0.2", zorder=4,
-                    bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.85})
-    for status, colour in BNB_COLOURS.items():
-        chosen = [node for node in tree.nodes if node.status == status]
-        if chosen:
-            ax.scatter([where[n.id][0] for n in chosen], [where[n.id][1] for n in chosen], color=colour,
-                       s=420 if labelled else 40, label=status, zorder=3, edgecolors="white", linewidths=1.0)
-    if labelled:
-        for node in tree.nodes:
-            x, y = where[node.id]
-            ax.text(x, y, str(node.id), ha="center", va="center", color="white", fontsize="small",
-                    fontweight="bold", zorder=5)
-            if node.bound is not None:
-                ax.text(x, y - 0.3, f"{node.bound:.2f}", ha="center", va="top", fontsize="small", color="0.2",
-                        zorder=5)
-    ax.set_xlim(-0.8, leaves - 0.2)
-    ax.set_ylim(-depth - 0.7, 0.6)
-    ax.set_yticks([-d for d in range(depth + 1)], [str(d) for d in range(depth + 1)])
-    ax.set_ylabel("depth")
-    ax.set_xticks([])
-    if labelled:
-        ax.set_xlabel("in a node: the order it was solved in" + ("; under it: its LP bound" if any(
-            node.bound is not None for node in tree.nodes) else ""), fontsize="small")
-    for side in ("top", "right", "bottom"):
-        ax.spines[side].set_visible(False)
-    present = [s for s in BNB_COLOURS if any(node.status == s for node in tree.nodes)]
-    ax.legend(fontsize="small", ncols=len(present), loc="lower center", bbox_to_anchor=(0.5, 1.0),
-              markerscale=0.5 if labelled else 1.0, frameon=False)
-    if title:
-        ax.set_title(title, fontsize="medium", pad=30)
-    return fig

@@ -25,15 +25,16 @@ from typing import Any, Literal
 
 from matplotlib import pyplot as plt
 from matplotlib.axes import Axes
+from matplotlib.axis import Axis
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter
+from matplotlib.ticker import FuncFormatter, LogFormatter, MaxNLocator, NullFormatter
 
-from ..bench.config import choice_from_row, config_order
-from ..bench.phase import crossing as half_crossing
-from ..bench.summary import summarise
 from ..errors import InputError, NQueensError
 from ..methods import Choice, get_method
+from ..methods.rows import choice_from_row, config_order
+from ..methods.summary import crossing as half_crossing
+from ..methods.summary import summarise
 from ..problem.board import Problem
 from .figure import FIGURE_SUFFIXES, figure_of, new_axes, save_figure
 from .style import OKABE_ITO, plot_styles, seconds_text
@@ -52,6 +53,22 @@ SIZE_COLUMNS = ("variables", "clauses", "constraints")
 def _seconds_formatter(zero: str = "") -> FuncFormatter:
     """Tick labels in human time units (``50 µs``, ``2 ms``, ``1.5 s``); ``zero`` for 0 and below."""
     return FuncFormatter(lambda value, _pos: seconds_text(value) if value > 0 else zero)
+
+
+class _SecondsLogFormatter(LogFormatter):
+    """Minor ticks of a log axis of seconds: matplotlib's choice of which to label (all of them on an axis
+    spanning a fraction of a decade, some on one spanning about a decade, none on a wider one), written as
+    times (``600 ms``), not as powers of ten (``6×10⁻¹``) beside the major ticks' ``100 ms``."""
+
+    def _num_to_string(self, x: float, vmin: float, vmax: float) -> str:
+        return seconds_text(x)
+
+
+def _seconds_axis(axis: Axis, zero: str = "") -> None:
+    """Label every tick of ``axis`` (seconds, linear or log; its scale set first) as a time."""
+    axis.set_major_formatter(_seconds_formatter(zero))
+    axis.set_minor_formatter(_SecondsLogFormatter(labelOnlyBase=False) if axis.get_scale() == "log"
+                             else NullFormatter())
 
 
 #: A legend with more entries than this moves beside the axes, in columns of up to LEGEND_COLUMN_ROWS.
@@ -84,7 +101,7 @@ def _choice_of(entry: Mapping[str, Any]) -> Choice:
     return Choice(entry["method"], entry.get("variant"), entry.get("solver"), entry.get("settings"))
 
 
-def _summary(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _summary(rows: Sequence[Mapping[str, object]]) -> list[dict[str, Any]]:
     if not rows:
         raise InputError("no results to plot: the sweep has no rows")
     return summarise(rows)
@@ -123,7 +140,7 @@ def _positive(values: Iterable[float | None]) -> list[float]:
 
 
 def plot_time(
-    rows: Sequence[Mapping[str, Any]],
+    rows: Sequence[Mapping[str, object]],
     metric: str = "total",
     ax: Axes | None = None,
     title: str | None = None,
@@ -164,7 +181,7 @@ def plot_time(
         handles.append(Line2D([], [], color="0.3", linestyle="--", marker="x", markersize=8, markeredgewidth=2))
         labels.append(f"time limit ({limit:g} s): x = timed out")
     _log_scale_if_positive(ax, "y", "no finished run took a measurable time")
-    ax.yaxis.set_major_formatter(_seconds_formatter())
+    _seconds_axis(ax.yaxis)
     ax.set_xlabel("n (board size)")
     what = {"total": "build + solve", "solve": "solve", "build": "build"}[metric]
     ax.set_ylabel(f"{what} time" + (f"\n(median of {repeats}; band: min–max)" if repeats > 1 else ""))
@@ -197,11 +214,11 @@ def _placed(n: int, k: int) -> tuple[tuple[int, int], ...] | None:
     return tuple((i, 2 * i - 1) for i in range(1, k + 1))
 
 
-def _predicted(choice: Choice, ns: Sequence[int], placed: int) -> list[Any]:
+def _predicted(choice: Choice, ns: Sequence[int], placed: int) -> list[object]:
     """The method's closed-form size (:meth:`~nqueens_kit.methods.Method.size`) at each n, with ``placed``
     queens placed; None where it predicts nothing."""
     method = get_method(choice.method)
-    sizes: list[Any] = []
+    sizes: list[object] = []
     for n in ns:
         cells = _placed(n, placed)
         try:
@@ -211,7 +228,7 @@ def _predicted(choice: Choice, ns: Sequence[int], placed: int) -> list[Any]:
     return sizes
 
 
-def plot_size(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Figure:
+def plot_size(rows: Sequence[Mapping[str, object]], title: str | None = None) -> Figure:
     """Problem size against n (log-log): a panel for each size the rows record (:data:`SIZE_COLUMNS`), a
     colour for each (method, variant); dots where runs measured it, and a line where the method predicts it in
     closed form (:meth:`~nqueens_kit.methods.Method.size`, what the size guard checks), so the prediction can
@@ -239,9 +256,7 @@ def plot_size(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Fi
     for (method, variant, placed), entries in groups.items():
         look = looks[Choice(method, variant)]
         name = get_method(method).label(Choice(method, variant)) + (f" ({placed} placed)" if placed else "")
-        by_n: dict[int, Mapping[str, Any]] = {}
-        for e in entries:
-            by_n.setdefault(int(e["n"]), e)
+        by_n = {int(e["n"]): e for e in reversed(entries)}  # the first entry of each n
         measured = sorted(by_n.values(), key=lambda e: e["n"])
         curve = _predicted(_choice_of(entries[0]), dense, placed)
         for panel, ax in axes_by.items():
@@ -276,10 +291,10 @@ def plot_size(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Fi
         ax.set_ylabel(panel)
         ax.set_title(notes[panel], fontsize="small")
         ax.grid(True, which="both", alpha=0.25)
-    legend: dict[str, Any] = {}
-    for ax in axes_by.values():
-        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
-            legend.setdefault(label, handle)
+    pairs = [(label, handle) for ax in axes_by.values()
+             for handle, label in zip(*ax.get_legend_handles_labels(), strict=True)]
+    first = {label: handle for label, handle in reversed(pairs)}  # the first handle of each label
+    legend = {label: first[label] for label, _ in pairs}  # in the order the labels first appear
     if legend:  # one legend for every panel: a (method, variant) looks the same in each
         fig.legend(list(legend.values()), list(legend), loc="outside right upper", fontsize="small",
                    ncols=math.ceil(len(legend) / LEGEND_COLUMN_ROWS))
@@ -288,7 +303,7 @@ def plot_size(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Fi
     return fig
 
 
-def plot_build_solve(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Figure:
+def plot_build_solve(rows: Sequence[Mapping[str, object]], title: str | None = None) -> Figure:
     """Median build time and solve time stacked per n, one panel per configuration.
 
     Where the lower bar (building the formula or model in Python) is the larger, the encoding, not the
@@ -321,7 +336,7 @@ def plot_build_solve(rows: Sequence[Mapping[str, Any]], title: str | None = None
         ax.set_title(label, fontsize="medium")
         ax.set_xlabel("n (board size)")
         ax.set_ylabel("time (median)")
-        ax.yaxis.set_major_formatter(_seconds_formatter("0"))
+        _seconds_axis(ax.yaxis, "0")
         ax.grid(True, axis="y", alpha=0.3)
         if not entries:
             ax.text(0.5, 0.5, "no completed runs", ha="center", va="center", transform=ax.transAxes)
@@ -332,34 +347,35 @@ def plot_build_solve(rows: Sequence[Mapping[str, Any]], title: str | None = None
     return fig
 
 
-def _finished_times(rows: Sequence[Mapping[str, Any]]) -> dict[str, tuple[dict[str, Any], list[float], int]]:
-    """Per configuration label: its look in the plot, the sorted total times of its finished runs, and its run
+def _finished_times(rows: Sequence[Mapping[str, object]]) -> dict[str, tuple[Choice, list[float], int]]:
+    """Per configuration label: its configuration, the sorted total times of its finished runs, and its run
     count."""
     groups: dict[str, tuple[Choice, list[float], list[int]]] = {}
     for row in rows:
         config = choice_from_row(row)
         entry = groups.setdefault(config.label, (config, [], [0]))
         entry[2][0] += 1
-        if row.get("status") in ("solved", "infeasible") and row.get("total_seconds") is not None:
-            entry[1].append(float(row["total_seconds"]))
+        seconds = row.get("total_seconds")
+        if row.get("status") in ("solved", "infeasible") and isinstance(seconds, (int, float, str)):
+            entry[1].append(float(seconds))
     ordered = sorted(groups.values(), key=lambda g: config_order(g[0]))
-    looks = plot_styles(config for config, _, _ in ordered)
-    return {config.label: (looks[config], sorted(times), count[0]) for config, times, count in ordered}
+    return {config.label: (config, sorted(times), count[0]) for config, times, count in ordered}
 
 
-def plot_cactus(rows: Sequence[Mapping[str, Any]], ax: Axes | None = None, title: str | None = None) -> Figure:
+def plot_cactus(rows: Sequence[Mapping[str, object]], ax: Axes | None = None, title: str | None = None) -> Figure:
     """The SAT competition's cactus plot: for each configuration, its finished runs sorted by time, so the
     curve at x = k is the time within which it finished k runs; further right and lower is better.  Runs
     that hit the limit never appear, so a curve that stops early is a configuration that left runs unsolved.
     """
     groups = _finished_times(rows)
+    looks = plot_styles(config for config, _, _ in groups.values())
     own = ax is None
     fig, ax = new_axes(ax, (8, 5))
-    for label, (look, times, _count) in groups.items():
+    for label, (config, times, _count) in groups.items():
         if times:
-            ax.plot(range(1, len(times) + 1), times, markersize=4, label=label, **look)
+            ax.plot(range(1, len(times) + 1), times, markersize=4, label=label, **looks[config])
     _log_scale_if_positive(ax, "y", "no finished run took a measurable time")
-    ax.yaxis.set_major_formatter(_seconds_formatter())
+    _seconds_axis(ax.yaxis)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("runs finished (solved or proved impossible)")
     ax.set_ylabel("time within which they finished")
@@ -370,18 +386,20 @@ def plot_cactus(rows: Sequence[Mapping[str, Any]], ax: Axes | None = None, title
     return fig
 
 
-def plot_ecdf(rows: Sequence[Mapping[str, Any]], ax: Axes | None = None, title: str | None = None) -> Figure:
+def plot_ecdf(rows: Sequence[Mapping[str, object]], ax: Axes | None = None, title: str | None = None) -> Figure:
     """Empirical distribution of run times: for each configuration, the share of *all* its runs finished
     within t (a step function).  It stays below 1 when runs hit the limit, which PAR-2 then penalises."""
     groups = _finished_times(rows)
+    looks = plot_styles(config for config, _, _ in groups.values())
     own = ax is None
     fig, ax = new_axes(ax, (8, 5))
-    for label, (look, times, count) in groups.items():
+    for label, (config, times, count) in groups.items():
+        look = looks[config]
         if times and count:
             ax.step(times, [k / count for k in range(1, len(times) + 1)], where="post", label=label,
                     color=look["color"], linestyle=look["linestyle"])
     _log_scale_if_positive(ax, "x", "no finished run took a measurable time")
-    ax.xaxis.set_major_formatter(_seconds_formatter())
+    _seconds_axis(ax.xaxis)
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("time")
     ax.set_ylabel("share of runs finished within it")
@@ -451,7 +469,7 @@ def plot_phase(summary: Sequence[Mapping[str, Any]], title: str | None = None, c
         _log_scale_if_positive(right, "y", "no finished run took a measurable time" if cost == "seconds"
                                else f"no configuration reports {cost}")
         if cost == "seconds":
-            right.yaxis.set_major_formatter(_seconds_formatter())
+            _seconds_axis(right.yaxis)
         right.set_xlabel(axis)
         right.set_ylabel(f"{cost_label} at n = {largest}" + (" (PAR-2 dashed)" if cost == "seconds" else ""))
         right.grid(True, alpha=0.3)

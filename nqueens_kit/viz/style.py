@@ -19,14 +19,17 @@ from __future__ import annotations
 import colorsys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..methods import METHODS, Choice, get_method
 from ..palette import OKABE_ITO, TOL_MUTED
 
+if TYPE_CHECKING:
+    from ..methods.base import PlotStyle
+
 #: Font sizes (points) for the projector style: at 100 dpi a figure of at most 10 inches fits a 1024 pixel
 #: wide projector unscaled, and 15-point text is about 21 pixels high.
-PRESENTATION_RC: dict[str, Any] = {
+PRESENTATION_RC: dict[str, float] = {
     "font.size": 15, "axes.titlesize": 17, "axes.labelsize": 16, "xtick.labelsize": 14, "ytick.labelsize": 14,
     "legend.fontsize": 13, "figure.titlesize": 18, "lines.linewidth": 2.4, "lines.markersize": 8,
     "figure.dpi": 100,
@@ -63,7 +66,7 @@ def seconds_text(value: float) -> str:
 
 
 def style_for(method: str, variant: str | None = None, solver: str | None = None,
-              settings: str | None = None) -> dict[str, Any]:
+              settings: str | None = None) -> PlotStyle:
     """Keyword arguments for matplotlib's ``plot`` (``color``, ``marker``, ``linestyle``), as the method draws
     this configuration (hollow markers and a dotted line for settings other than its default).
 
@@ -71,10 +74,10 @@ def style_for(method: str, variant: str | None = None, solver: str | None = None
     (':', '--')
     """
     chosen = get_method(method)
-    return dict(chosen.style(Choice(chosen.name, variant, solver, settings)))
+    return chosen.style(Choice(chosen.name, variant, solver, settings)).copy()
 
 
-def plot_styles(choices: Iterable[Choice]) -> dict[Choice, dict[str, Any]]:
+def plot_styles(choices: Iterable[Choice]) -> dict[Choice, PlotStyle]:
     """The look of each configuration in one plot: its method's own, except that no two (method, variant)
     pairs share a colour and no two solvers of one method share a marker.  Configurations earlier in
     ``choices`` keep theirs; a later one that would repeat a colour or a marker takes the next spare one.
@@ -87,7 +90,7 @@ def plot_styles(choices: Iterable[Choice]) -> dict[Choice, dict[str, Any]]:
 
     claimed = {to_hex(m.colour(v)).upper() for m in METHODS.values() for v in [*m.variants(), None]}
     spares = sorted(dict.fromkeys(c.upper() for c in SPARE_COLOURS), key=lambda c: c in claimed)
-    styles: dict[Choice, dict[str, Any]] = {}
+    styles: dict[Choice, PlotStyle] = {}
     colours: dict[tuple[str, str | None], str] = {}
     markers: dict[tuple[str, str | None], str] = {}
     for choice in choices:

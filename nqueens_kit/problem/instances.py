@@ -1,4 +1,5 @@
-"""The instances a sweep runs: plain boards, or N-queens *completion* instances with random pre-placed queens.
+"""Random instances: N-queens *completion* instances with random pre-placed queens, and boards with random
+blocked cells (the instances a sweep runs, and that the chapters on propagation and optimisation draw).
 
 An instance is fixed by (n, k, seed, instance number): :func:`random_preplacement` draws the same queens for
 the same four numbers on every machine, so every configuration meets the same instances, and repeats of a
@@ -16,7 +17,7 @@ import random
 from collections.abc import Iterable
 
 from ..errors import InputError
-from ..problem.board import Cell, attacks, parse_cell
+from .board import Cell, attacks, parse_cell
 
 
 def random_preplacement(n: int, k: int, seed: int, instance: int = 1) -> tuple[Cell, ...]:

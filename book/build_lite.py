@@ -1,4 +1,5 @@
 """The course in a browser with nothing to install: a JupyterLite site (``make lite``, ``build/lite/``).
+Build tooling of a checkout, not part of the installed kit: ``python book/build_lite.py [OUTPUT]``.
 
 :func:`build_lite` builds a static site that runs the chapters in the Pyodide kernel: JupyterLite and its
 Pyodide kernel (the ``lite`` extra, pinned in ``pyproject.toml``), the Pyodide runtime and HiGHS compiled to
@@ -28,8 +29,10 @@ import tarfile
 import time
 from pathlib import Path
 
-from ..errors import InputError
-from .bundle import notebook_files, notebooks_folder
+from nqueens_kit import __version__
+from nqueens_kit.course.notebooks import notebook_files, notebooks_folder
+from nqueens_kit.errors import InputError
+from nqueens_kit.runtime.browser import PYCOSAT_MODULE, SITE_FILES
 
 #: The Pyodide runtime from npm, matching ``jupyterlite-pyodide-kernel`` 0.8.6; (package, version, integrity).
 PYODIDE = ("pyodide", "314.0.6",
@@ -181,7 +184,7 @@ def wheel(entry: tuple[str, str, str, str, tuple[str, ...]], cache: Path) -> Pat
 
 def kit_wheel(dest: Path) -> Path:
     """The kit's own wheel, built from this checkout (or the installed source) into ``dest``."""
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[1]
     if not (root / "pyproject.toml").is_file():
         raise InputError("make lite builds the kit's wheel from a checkout; run it in the repository")
     shutil.rmtree(dest, ignore_errors=True)
@@ -228,8 +231,6 @@ def write_lock(pyodide: Path, wheels: list[Path], kit: Path,
                           "sha256": sha256, "package_type": "package", "imports": imports,
                           "depends": list(depends), "unvendored_tests": False}
         shutil.copyfile(path, pyodide / path.name)
-    from .. import __version__
-
     packages["nqueens-kit"] = {"name": "nqueens-kit", "version": __version__, "file_name": kit.name,
                                "install_dir": "site", "sha256": _sha256(kit), "package_type": "package",
                                "imports": ["nqueens_kit"], "depends": list(KIT_DEPENDS),
@@ -251,8 +252,6 @@ def stand_in_wheel(dest: Path, site_files: dict[str, bytes] | None = None) -> Pa
     the notebook folder's files other than the chapters, ``site_files`` (path: contents), for a kernel that
     cannot read the site's drive (:data:`~nqueens_kit.runtime.browser.SITE_FILES`)."""
     import zipfile
-
-    from ..runtime.browser import PYCOSAT_MODULE, SITE_FILES
 
     name, version = "nqueens_kit_browser", "0.1.0"
     info = f"{name}-{version}.dist-info"
@@ -357,7 +356,7 @@ def build_lite(output: str | os.PathLike[str] = "build/lite", cache: str | os.Pa
 
 
 def main() -> int:
-    """``python -m nqueens_kit.course.lite [OUTPUT]`` (what ``make lite`` runs)."""
+    """``python book/build_lite.py [OUTPUT]`` (what ``make lite`` runs)."""
     try:
         built = build_lite(sys.argv[1] if len(sys.argv) > 1 else "build/lite")
     except InputError as exc:

@@ -1,7 +1,6 @@
-"""The notebooks, wherever the kit was installed from: a checkout has them in ``notebooks/``, a wheel ships
-them inside the package (``nqueens_kit/_notebooks``).  :func:`copy_notebooks` copies the chapters and their
-data to a folder of the user's choice (``nqueens-kit notebooks DEST``); :func:`build_site` executes them and
-builds the course as a book (``make site``, from a checkout: its configuration is in ``book/``).
+"""The course as a book (``make site``): :func:`build_site` executes the chapters and builds the site with
+Sphinx, MyST-NB and the Sphinx Book Theme from this folder's configuration.  Build tooling of a checkout, not
+part of the installed kit: ``python book/build_site.py [DEST]`` (what ``make site`` runs).
 """
 
 from __future__ import annotations
@@ -9,59 +8,20 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TextIO
 
-from ..errors import InputError
+from nqueens_kit.course.notebooks import notebook_files, notebooks_folder
+from nqueens_kit.errors import InputError
 
+if TYPE_CHECKING:  # nbformat is imported where a chapter is read, so that a missing one is reported as such
+    from nbformat import NotebookNode
 
-def notebooks_folder() -> Path:
-    """Where this installation keeps its notebooks."""
-    package = Path(__file__).resolve().parents[1]  # the nqueens_kit folder
-    for candidate in (package / "_notebooks", package.parent / "notebooks"):
-        if any(candidate.glob("[0-9][0-9]-*.ipynb")):
-            return candidate
-    raise InputError("this installation of nqueens-kit has no notebooks (reinstall it from a wheel or a checkout)")
-
-
-def notebook_files(source: Path | None = None) -> list[Path]:
-    """The chapters (``01-...ipynb`` ...), their README and data files, relative to the notebooks folder."""
-    source = source or notebooks_folder()
-    files = sorted(source.glob("[0-9][0-9]-*.ipynb")) + [p for p in (source / "README.md",) if p.is_file()]
-    files += sorted(p for p in (source / "data").glob("*") if p.is_file() and p.suffix in (".csv", ".json"))
-    return [p.relative_to(source) for p in files]
-
-
-def copy_notebooks(dest: str | os.PathLike[str], force: bool = False) -> list[Path]:
-    """Copy the notebooks and their data into ``dest`` (made if needed); returns the files written.
-
-    Existing files are not overwritten unless ``force``; then nothing is copied and the error names them.
-    """
-    source = notebooks_folder()
-    target = Path(dest)
-    if target.exists() and not target.is_dir():
-        raise InputError(f"{target} is a file; give a folder to copy the notebooks into")
-    files = notebook_files(source)
-    clashes = [f for f in files if (target / f).exists()]
-    if clashes and not force:
-        raise InputError(f"{target / clashes[0]} already exists ({len(clashes)} of the {len(files)} files do); "
-                         "choose an empty folder or overwrite with --force")
-    written = []
-    try:
-        for relative in files:
-            (target / relative).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source / relative, target / relative)
-            written.append(target / relative)
-    except OSError as exc:
-        raise InputError(f"cannot copy the notebooks to {target}: {exc.strerror or exc}") from None
-    return written
-
-
-
-# -- The site (``make site``) -------------------------------------------------------------------------------
-
-#: The book's configuration in a checkout: Sphinx's conf.py, the landing page, the bibliography, the styles.
-BOOK_FOLDER = Path(__file__).resolve().parents[2] / "book"
+#: The book's configuration: Sphinx's conf.py, the landing page, the bibliography, the styles.
+BOOK_FOLDER = Path(__file__).resolve().parent
+#: The build scripts beside it, left out of the Sphinx sources.
+BUILD_SCRIPTS = ("build_site.py", "build_lite.py")
 
 #: Files the pages load, from pinned npm packages (fetched with ``npm pack``, checked against the registry's
 #: integrity hash, unpacked into the site's ``_static``): (package, version, integrity, {member: target}).
@@ -184,7 +144,7 @@ def fetch_site_assets(target: Path, cache: Path) -> list[str]:
     return done
 
 
-def _chapter_title(nb: Any, fallback: str) -> tuple[str, str]:
+def _chapter_title(nb: NotebookNode, fallback: str) -> tuple[str, str]:
     """The chapter's ``# `` title and the first sentences of its opening paragraph, notes set apart as quotes
     skipped (for the landing page)."""
     for cell in nb.cells:
@@ -229,7 +189,7 @@ def _works_cell(chapter: str) -> str:
             f"```{{bibliography}}\n:filter: keywords % \"{chapter}\"\n:list: bullet\n:keyprefix: {chapter}-\n```\n")
 
 
-def execute_chapter(source: Path, run_folder: Path, timeout: int, kernel_log: Path | None = None) -> Any:
+def execute_chapter(source: Path, run_folder: Path, timeout: int, kernel_log: Path | None = None) -> NotebookNode:
     """Run one chapter on a fresh kernel in ``run_folder`` (a copy of the notebooks folder) and return it
     executed, with the final state of every widget in its metadata.  What the kernel process itself prints
     (not the cells' outputs: a solver's banner, the kernel's warnings) goes to ``kernel_log``."""
@@ -257,7 +217,7 @@ def execute_chapter(source: Path, run_folder: Path, timeout: int, kernel_log: Pa
 
 def build_site(dest: str | os.PathLike[str], chapters: list[str] | None = None, timeout: int = 900,
                work: str | os.PathLike[str] | None = None, book: str | os.PathLike[str] | None = None,
-               log: Any = None) -> list[Path]:
+               log: TextIO | None = None) -> list[Path]:
     """Build the course as a book into ``dest`` (``make site``): every chapter executed on a fresh kernel and
     rendered by Sphinx with MyST-NB and the Sphinx Book Theme: a styled landing page, a table of contents,
     previous/next links, offline search, formulas by a bundled MathJax, each widget's first view from its
@@ -271,7 +231,6 @@ def build_site(dest: str | os.PathLike[str], chapters: list[str] | None = None, 
     ``log`` (a file, default stderr) gets one line per step.  Returns the chapters' pages and, last,
     ``index.html``."""
     import subprocess
-    import sys
     import tempfile
     import time
 
@@ -303,13 +262,17 @@ def build_site(dest: str | os.PathLike[str], chapters: list[str] | None = None, 
         folder.mkdir(parents=True, exist_ok=True)
 
     # 1. Execute the chapters that changed (or whose data or kit changed) since the last build, in order.
+    #    Not MyST-NB's cache (nb_execution_mode = "cache", jupyter-cache): its key is the notebook's code
+    #    cells alone, so a change to the kit or to a data file would not run a chapter again, and its
+    #    executor neither waits for the apps' jobs nor saves every widget's state (_SETTLE_CELL).
     import nqueens_kit
 
     package = Path(nqueens_kit.__file__).resolve().parent
     kit_files = sorted(p for p in package.rglob("*") if p.is_file() and p.suffix in (".py", ".json"))
     data_files = [source / f for f in notebook_files(source) if f.parts[0] == "data"]
-    common = _hash_files(kit_files + data_files, f"{nqueens_kit.__version__} CI={bool(os.environ.get('CI'))} "
-                                                 f"{sys.version_info[:2]} {timeout}")
+    tooling = [Path(__file__).resolve()]  # this script: how a chapter runs (the settle cell) is part of the key
+    common = _hash_files(kit_files + data_files + tooling, f"{nqueens_kit.__version__} CI={bool(os.environ.get('CI'))} "
+                                                           f"{sys.version_info[:2]} {timeout}")
     with tempfile.TemporaryDirectory(prefix="nqueens-kit-site-") as run:
         for relative in notebook_files(source):  # run in a copy, so the data folder is where the chapters look
             (Path(run) / relative).parent.mkdir(parents=True, exist_ok=True)
@@ -330,7 +293,7 @@ def build_site(dest: str | os.PathLike[str], chapters: list[str] | None = None, 
 
     # 2. The Sphinx sources: the book folder, the executed chapters with their works, the landing page.
     for path in sorted(book_folder.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts and path.name != "index.md":
+        if path.is_file() and "__pycache__" not in path.parts and path.name not in ("index.md", *BUILD_SCRIPTS):
             _write_if_changed(src / path.relative_to(book_folder), path.read_bytes())
     works = _works_by_chapter(book_folder / "references.bib")
     cards, toc = [], []
@@ -384,3 +347,18 @@ def _mirror(source: Path, target: Path) -> None:
             path.unlink()
         elif path.is_dir() and not any(path.iterdir()):
             path.rmdir()
+
+
+def main() -> int:
+    """``python book/build_site.py [DEST]`` (what ``make site`` runs): prints the landing page's path."""
+    try:
+        pages = build_site(sys.argv[1] if len(sys.argv) > 1 else "build/site")
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(pages[-1])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

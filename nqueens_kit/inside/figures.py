@@ -6,6 +6,7 @@
   conflict side shaded and the learned clause written under it.
 - :func:`draw_proof_steps`: each lemma of a proof replayed on the board (:func:`~nqueens_kit.inside.proofs.replay`).
 - :func:`plot_load_search`: where a SAT solve's time goes per encoding, and its propagations.
+- :func:`plot_bnb_tree`: a branch-and-bound tree (:mod:`nqueens_kit.inside.bnb`), node by node.
 
 Boards and labels are drawn large enough to read from the back of a hall on a 1024 x 768 projector: at most
 :data:`PANELS_PER_ROW` boards a row, at most :data:`FIGURE_WIDTH` inches wide.
@@ -21,16 +22,25 @@ from __future__ import annotations
 import math
 import textwrap
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from matplotlib import pyplot as plt
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, Patch, Rectangle
 
 from ..errors import InputError
-from .boards import FRAME_COLOUR, draw_board
-from .figure import new_axes
-from .style import OKABE_ITO
+from ..viz.boards import FRAME_COLOUR, draw_board
+from ..viz.figure import new_axes
+from ..viz.style import OKABE_ITO
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from ..methods.sat.cnf import CNF
+    from .bnb import Node, Tree
+    from .cdcl import ImplicationGraph, Trace
+    from .proofs import LemmaStep
+    from .propagation import LoadSearchRow
 
 #: At most this many boards side by side, and figures at most this wide (inches, 100 dpi: 1000 px).
 PANELS_PER_ROW = 4
@@ -45,7 +55,7 @@ TITLE_CHARACTERS = 70
 __all__ = ["draw_implication_graph", "draw_proof_steps", "draw_trace_steps", "plot_load_search"]
 
 
-def _grid(count: int, per_row: int = PANELS_PER_ROW, height: float = 3.2) -> tuple[Figure, list[Any]]:
+def _grid(count: int, per_row: int = PANELS_PER_ROW, height: float = 3.2) -> tuple[Figure, list[Axes]]:
     columns = max(1, min(per_row, count))
     rows = math.ceil(count / columns)
     side = FIGURE_WIDTH / columns
@@ -58,16 +68,22 @@ def _grid(count: int, per_row: int = PANELS_PER_ROW, height: float = 3.2) -> tup
     return fig, flat[:count]
 
 
-def _legend(fig: Figure, entries: Sequence[tuple[str, dict[str, Any]]]) -> None:
+class _PatchStyle(TypedDict, total=False):
+    facecolor: str
+    edgecolor: str
+    linewidth: float
+
+
+def _legend(fig: Figure, entries: Sequence[tuple[str, _PatchStyle]]) -> None:
     handles = [Patch(label=label, **style) for label, style in entries]
     fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), fontsize="small", frameon=False)
 
 
-def draw_trace_steps(result: Any, steps: Sequence[int], per_row: int = 3) -> Figure:
+def draw_trace_steps(result: Trace, steps: Sequence[int], per_row: int = 3) -> Figure:
     """The board after each of ``steps`` (indices into ``result.events``) of a CDCL trace: black queens,
     decisions framed in blue, cells ruled out tinted, the cells of a false clause red; the title says the
     step and what happened."""
-    from ..inside.cdcl import state_at
+    from .cdcl import state_at
 
     if not steps:
         raise InputError("draw_trace_steps needs at least one step")
@@ -93,7 +109,7 @@ def draw_trace_steps(result: Any, steps: Sequence[int], per_row: int = 3) -> Fig
     return fig
 
 
-def _layers(graph: Any) -> dict[int, int]:
+def _layers(graph: ImplicationGraph) -> dict[int, int]:
     """Columns for the nodes: each node one right of its rightmost predecessor; the conflict side (and κ)
     right of every reason-side node, so that the first-UIP cut is a vertical line."""
     order = [lit for lit, _, _ in graph.nodes] + [0]
@@ -113,13 +129,13 @@ def _layers(graph: Any) -> dict[int, int]:
     return column
 
 
-def draw_implication_graph(result: Any, step: int | None = None, ax: Any = None) -> Figure:
+def draw_implication_graph(result: Trace, step: int | None = None, ax: Axes | None = None) -> Figure:
     """The implication graph of a conflict of a CDCL trace (:func:`~nqueens_kit.inside.cdcl.implication_graph`):
     one node per literal, written ``P[2,3]@2`` (the literal and its decision level); decisions are boxes,
     the first UIP is ringed in gold, κ is the conflict; the conflict side of the first-UIP cut is shaded
     and the cut drawn as a dashed line; the edges that cross it are red, and the learned clause (the
     negated literals at their tails) is the title."""
-    from ..inside.cdcl import implication_graph
+    from .cdcl import implication_graph
 
     graph = implication_graph(result, step)
     cnf = result.cnf
@@ -183,7 +199,7 @@ def _bend(start: tuple[float, float], end: tuple[float, float], nodes: Sequence[
     return 0.0
 
 
-def draw_proof_steps(cnf: Any, steps: Sequence[Any], per_row: int = PANELS_PER_ROW) -> Figure:
+def draw_proof_steps(cnf: CNF, steps: Sequence[LemmaStep], per_row: int = PANELS_PER_ROW) -> Figure:
     """Each lemma of a proof checked on the board (:class:`~nqueens_kit.inside.proofs.LemmaStep`): the
     queens assumed or forced in black, the cells ruled out tinted, the clause that fails in red; the title
     is the lemma (⊥ for the empty clause), numbered."""
@@ -201,7 +217,7 @@ def draw_proof_steps(cnf: Any, steps: Sequence[Any], per_row: int = PANELS_PER_R
     return fig
 
 
-def plot_load_search(rows: Sequence[dict[str, Any]], title: str | None = None) -> Figure:
+def plot_load_search(rows: Sequence[LoadSearchRow], title: str | None = None) -> Figure:
     """Where a SAT solve's time goes per encoding (rows of
     :func:`~nqueens_kit.inside.propagation.load_and_search`): loading the clauses and searching, as stacked
     bars in milliseconds, and the solver's propagations (its own count) beside them."""
@@ -223,4 +239,91 @@ def plot_load_search(rows: Sequence[dict[str, Any]], title: str | None = None) -
     right.set_title("the solver's own count", fontsize="medium")
     right.tick_params(axis="x", rotation=30)
     fig.suptitle(title or f"n = {rows[0]['n']}: where a SAT solve's time goes", fontsize="large")
+    return fig
+
+
+def _tree_positions(tree: Tree) -> dict[int, tuple[float, float]]:
+    """A tidy layout: leaves evenly spaced left to right in search order (the queen branch left), each parent
+    centred over its children, depth downwards."""
+    children: dict[int, list[Node]] = {}
+    for node in tree.nodes:
+        if node.parent is not None:
+            children.setdefault(node.parent, []).append(node)
+    for kids in children.values():
+        kids.sort(key=lambda c: -c.branch[1] if c.branch else 0)
+    where: dict[int, tuple[float, float]] = {}
+    next_leaf = [0.0]
+
+    def place(node: Node) -> float:
+        kids = children.get(node.id, [])
+        if not kids:
+            x = next_leaf[0]
+            next_leaf[0] += 1.0
+        else:
+            xs = [place(kid) for kid in kids]
+            x = (min(xs) + max(xs)) / 2
+        where[node.id] = (x, -float(node.depth))
+        return x
+
+    for root in (node for node in tree.nodes if node.parent is None):
+        place(root)
+    return where
+
+
+#: Node colours of a branch-and-bound tree, by what became of the node.
+BNB_COLOURS = {"branched": OKABE_ITO["blue"], "integral": OKABE_ITO["bluish green"],
+               "infeasible": OKABE_ITO["vermillion"], "pruned": OKABE_ITO["orange"], "open": OKABE_ITO["grey"]}
+#: Trees up to this many nodes get every branch and bound written on them; larger ones only dots.
+BNB_LABEL_LIMIT = 40
+
+
+def plot_bnb_tree(tree: Tree, ax: Axes | None = None, title: str | None = None) -> Figure:
+    """A branch-and-bound tree (:class:`nqueens_kit.inside.bnb.Tree`), drawn as a tree: the root on top, each
+    node under its parent, the queen branch (x = 1) on the left; every edge labelled with its branching
+    decision and every node with its number (the order it was solved in) and, for max-queens, its LP bound;
+    nodes coloured by what became of them (branched, integral, infeasible, pruned, open).  Trees of more
+    than :data:`BNB_LABEL_LIMIT` nodes are drawn as dots only."""
+    where = _tree_positions(tree)
+    leaves = max(1, sum(1 for node in tree.nodes if not any(c.parent == node.id for c in tree.nodes)))
+    depth = max(node.depth for node in tree.nodes)
+    labelled = len(tree.nodes) <= BNB_LABEL_LIMIT
+    fig, ax = new_axes(ax, (min(10.0, max(6.0, 1.25 * leaves + 1.5)), min(7.0, 1.25 * depth + 2.2)))
+    for node in tree.nodes:
+        if node.parent is None:
+            continue
+        (x0, y0), (x1, y1) = where[node.parent], where[node.id]
+        ax.plot([x0, x1], [y0, y1], color="0.55", linewidth=1.2, zorder=1)
+        if labelled and node.branch is not None:
+            (r, c), value = node.branch
+            ax.text((x0 + x1) / 2 + (-0.06 if value else 0.06), (y0 + y1) / 2, f"x[{r},{c}]={value}",
+                    ha="right" if value else "left", va="center", fontsize="small", color="0.2", zorder=4,
+                    bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.85})
+    for status, colour in BNB_COLOURS.items():
+        chosen = [node for node in tree.nodes if node.status == status]
+        if chosen:
+            ax.scatter([where[n.id][0] for n in chosen], [where[n.id][1] for n in chosen], color=colour,
+                       s=420 if labelled else 40, label=status, zorder=3, edgecolors="white", linewidths=1.0)
+    if labelled:
+        for node in tree.nodes:
+            x, y = where[node.id]
+            ax.text(x, y, str(node.id), ha="center", va="center", color="white", fontsize="small",
+                    fontweight="bold", zorder=5)
+            if node.bound is not None:
+                ax.text(x, y - 0.3, f"{node.bound:.2f}", ha="center", va="top", fontsize="small", color="0.2",
+                        zorder=5)
+    ax.set_xlim(-0.8, leaves - 0.2)
+    ax.set_ylim(-depth - 0.7, 0.6)
+    ax.set_yticks([-d for d in range(depth + 1)], [str(d) for d in range(depth + 1)])
+    ax.set_ylabel("depth")
+    ax.set_xticks([])
+    if labelled:
+        ax.set_xlabel("in a node: the order it was solved in" + ("; under it: its LP bound" if any(
+            node.bound is not None for node in tree.nodes) else ""), fontsize="small")
+    for side in ("top", "right", "bottom"):
+        ax.spines[side].set_visible(False)
+    present = [s for s in BNB_COLOURS if any(node.status == s for node in tree.nodes)]
+    ax.legend(fontsize="small", ncols=len(present), loc="lower center", bbox_to_anchor=(0.5, 1.0),
+              markerscale=0.5 if labelled else 1.0, frameon=False)
+    if title:
+        ax.set_title(title, fontsize="medium", pad=30)
     return fig
