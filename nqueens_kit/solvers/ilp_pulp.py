@@ -18,6 +18,7 @@ import subprocess
 import warnings
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -77,6 +78,16 @@ class IlpSolver(Solver):
     command_line = False
     #: Named settings only this entry has, beside the method's own: name -> what it means.
     own_settings: Mapping[str, str] = {}
+    #: The Python module a solve loads besides PuLP (imported by :meth:`preload`), if any.
+    module = ""
+
+    def preload(self) -> None:
+        pulp_module()
+        if self.module:
+            try:
+                import_module(self.module)
+            except ImportError:
+                pass  # the solve explains a missing solver itself
 
     def takes(self, settings: str) -> bool:
         return settings in SETTINGS or settings in self.own_settings
@@ -187,9 +198,6 @@ class Cbc(IlpSolver):
     capabilities = Capabilities(in_process=False, time_limit=True, statistics=True)
     marker = "o"
 
-    def preload(self) -> None:
-        pulp_module()
-
     def candidates(self) -> Iterator[Candidate]:
         pulp = pulp_module()
         if hasattr(pulp, "PULP_CBC_CMD"):
@@ -251,13 +259,7 @@ class Highs(IlpSolver):
     capabilities = Capabilities(in_process=True, time_limit=True, statistics=True)
     marker = "s"
     advice = "the faster ILP solver here on the lines formulation"
-
-    def preload(self) -> None:
-        pulp_module()
-        try:
-            import highspy  # noqa: F401
-        except ImportError:
-            pass  # the solve explains a missing HiGHS itself
+    module = "highspy"
 
     def candidates(self) -> Iterator[Candidate]:
         pulp = pulp_module()

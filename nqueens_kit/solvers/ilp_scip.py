@@ -35,6 +35,7 @@ class Scip(IlpSolver):
     marker = "^"
     advice = "branch and cut that learns from conflicts, as a SAT solver does; --settings no-conflicts switches it off"
     own_settings = {"no-conflicts": "SCIP with its conflict analysis off (what learning from conflicts buys)"}
+    module = "pyscipopt"
 
     def available(self) -> bool:
         return importable("pyscipopt") and self.find() is not None
@@ -45,13 +46,6 @@ class Scip(IlpSolver):
     def version(self) -> str | None:
         found = package_version("pyscipopt")
         return f"SCIP (pyscipopt {found})" if found else None
-
-    def preload(self) -> None:
-        pulp_module()
-        try:
-            import pyscipopt  # noqa: F401
-        except ImportError:
-            pass  # the solve explains a missing PySCIPOpt itself
 
     def candidates(self) -> Iterator[Candidate]:
         pulp = pulp_module()
