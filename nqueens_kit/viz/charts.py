@@ -55,20 +55,23 @@ def _seconds_formatter(zero: str = "") -> FuncFormatter:
     return FuncFormatter(lambda value, _pos: seconds_text(value) if value > 0 else zero)
 
 
-class _SecondsLogFormatter(LogFormatter):
+def _seconds_log_formatter() -> LogFormatter:
     """Minor ticks of a log axis of seconds: matplotlib's choice of which to label (all of them on an axis
     spanning a fraction of a decade, some on one spanning about a decade, none on a wider one), written as
-    times (``600 ms``), not as powers of ten (``6×10⁻¹``) beside the major ticks' ``100 ms``."""
+    times (``600 ms``), not as powers of ten (``6×10⁻¹``) beside the major ticks' ``100 ms``.  The class is
+    made when a figure is drawn: in a browser without matplotlib, importing this module must still work."""
 
-    def _num_to_string(self, x: float, vmin: float, vmax: float) -> str:
-        return seconds_text(x)
+    class SecondsLogFormatter(LogFormatter):
+        def _num_to_string(self, x: float, vmin: float, vmax: float) -> str:
+            return seconds_text(x)
+
+    return SecondsLogFormatter(labelOnlyBase=False)
 
 
 def _seconds_axis(axis: Axis, zero: str = "") -> None:
     """Label every tick of ``axis`` (seconds, linear or log; its scale set first) as a time."""
     axis.set_major_formatter(_seconds_formatter(zero))
-    axis.set_minor_formatter(_SecondsLogFormatter(labelOnlyBase=False) if axis.get_scale() == "log"
-                             else NullFormatter())
+    axis.set_minor_formatter(_seconds_log_formatter() if axis.get_scale() == "log" else NullFormatter())
 
 
 #: A legend with more entries than this moves beside the axes, in columns of up to LEGEND_COLUMN_ROWS.
