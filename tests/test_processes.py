@@ -538,3 +538,38 @@ def test_the_command_ends_as_exit_would(tmp_path, thread):
     assert (done.returncode, done.stdout, done.stderr) == (3, "said, not yet flushed", "")
     expected = ["thread ended", "exit functions ran"] if thread == "thread" else ["exit functions ran"]
     assert log.read_text().splitlines() == expected
+
+
+def _leave_a_sleeper(marker: str, detach: bool) -> int:
+    """A job that starts ``sleep MARKER`` (in a session of its own when ``detach``) and answers at once."""
+    subprocess.Popen(["sleep", marker], start_new_session=detach, stdin=subprocess.DEVNULL,
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return 1
+
+
+def _answer_alone() -> int:
+    return 2
+
+
+def test_a_job_that_answers_and_leaves_a_process_behind_leaves_nothing(marker):
+    """The quick stop after an answer (no process table read when the child has nothing below it) never
+    skips a process the job left in its session: it is stopped with the child."""
+    from nqueens_kit.runtime.isolate import Ended, run_in_child
+
+    run = run_in_child(_leave_a_sleeper, (marker, False), time_limit=30)
+    assert run.status == Ended.DONE and run.value == 1
+    _nothing_left(marker)
+
+
+def test_a_job_with_nothing_below_it_is_stopped_without_a_table(monkeypatch):
+    """An answer from a child with no process below it is taken without reading the process table."""
+    from nqueens_kit.runtime import isolate
+
+    def no_table() -> dict:
+        raise AssertionError("the process table was read for a child that had nothing below it")
+
+    if not isolate.become_subreaper():
+        pytest.skip("no subreaper here (Linux only): the child cannot vouch for its tree")
+    monkeypatch.setattr(isolate, "_process_table", no_table)
+    run = isolate.run_in_child(_answer_alone, (), time_limit=30)
+    assert run.status == isolate.Ended.DONE and run.value == 2
