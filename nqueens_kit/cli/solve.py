@@ -283,7 +283,7 @@ def cmd_count(args: argparse.Namespace) -> int:
     problem = problem_from(args.n, args.place, args.break_symmetry)
     chosen.check(problem, "count")  # every check before the warning below
     choice = chosen.choose(variant(args, chosen), args.solver, settings)
-    chosen.check(problem, "count", choice)
+    chosen.check_entry(problem, "count", choice)
     chosen.check_size(problem, choice, args.max_memory)
     if limit is None:
         refuse_endless_count(problem, chosen)  # before the warning, which would only say the same

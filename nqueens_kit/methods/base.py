@@ -40,10 +40,10 @@ from __future__ import annotations
 import os
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 from importlib import import_module
-from typing import ClassVar, Protocol, TypedDict
+from typing import ClassVar, NoReturn, Protocol, TypedDict
 
 from ..errors import InputError, SolverError
 from ..problem.board import Board, Problem, canonical, shown, violations
@@ -280,18 +280,26 @@ class Method(ABC):
                 able = [m.name for m in METHODS.values() if feature in m.features and verb in m.verbs]
                 raise InputError(f"--method {self.name} cannot honour {FEATURE_TEXT[feature]}; methods that can: "
                                  f"{', '.join(able)}")
+        self.check_entry(problem, verb, choice)
+
+    def check_entry(self, problem: Problem | None, verb: str, choice: Choice | None) -> None:
+        """Refuse, with one line naming the entries that can, a verb or a part of the problem that the solver
+        entry of ``choice`` does not honour (the method itself honours them: :meth:`check`)."""
         entry = self._entry(choice)
         if entry is None:
             return
-        wanted = [("verb", verb)] + [("feature", f) for f in sorted(problem.features() if problem else ())]
-        for kind, what in wanted:
-            if entry.does(what) if kind == "verb" else entry.honours(what):
-                continue
-            able = [name for name, e in self.solvers().items() if (e.does(what) if kind == "verb" else e.honours(what))]
-            text = VERB_TEXT.get(what, what) if kind == "verb" else f"honour {FEATURE_TEXT[what]}"
-            raise InputError(f"--solver {entry.name} of --method {self.name} cannot {text}; "
-                             + (f"{self.title} solvers that can: {', '.join(able)}" if able else
-                                "no solver of the method can"))
+        if not entry.does(verb):
+            self._refuse(entry, VERB_TEXT.get(verb, verb), lambda e: e.does(verb))
+        missing = [f for f in sorted(problem.features() if problem else ()) if not entry.honours(f)]
+        if missing:
+            feature = missing[0]
+            self._refuse(entry, f"honour {FEATURE_TEXT[feature]}", lambda e: e.honours(feature))
+
+    def _refuse(self, entry: Solver, text: str, can: Callable[[Solver], bool]) -> NoReturn:
+        able = [name for name, e in self.solvers().items() if can(e)]
+        raise InputError(f"--solver {entry.name} of --method {self.name} cannot {text}; "
+                         + (f"{self.title} solvers that can: {', '.join(able)}" if able else
+                            "no solver of the method can"))
 
     # ---------------------------------------------------------------------------------- choosing
 

@@ -69,7 +69,7 @@ def prepare(problem: ProblemLike, method: str | Method | None, variant: str | No
     chosen = get_method(method)
     chosen.check(problem, verb)
     choice = chosen.choose(variant, solver, settings)
-    chosen.check(problem, verb, choice)  # what the chosen solver entry honours
+    chosen.check_entry(problem, verb, choice)  # what the chosen solver entry honours
     limit = check_time_limit(time_limit)
     chosen.check_size(problem, choice, max_memory)
     return problem, chosen, choice, limit
