@@ -5,9 +5,14 @@ Inside:
 - :class:`Verdict`: what every checker returns; true when the answer is right, and its text (shown in a
   notebook) is a friendly sentence that names a counterexample when the answer is wrong.
 - :func:`check_at_most_one` and :func:`check_exactly_one`: a student's CNF encoding ``f(lits, pool)``
-  checked against every assignment of k = 1 .. 6 literals and, up to k = 12 (where recursive encodings such
-  as the commander one first recurse twice), every assignment with up to three true literals and a sample of
-  the rest (helper variables allowed).
+  checked against every assignment of k = 1 .. 6 literals and, for k = 7 .. 24 (the commander encoding
+  first recurses twice at k = 13, the product encoding at k = 17), every assignment with at most two true
+  literals, with three up to k = 12, all true, and a fixed sample of the rest (helper variables allowed).
+  Above k = 6 this is a test, not a proof: an encoding could still be wrong on an assignment not tried.
+- :func:`check_at_most_k`: an at-most-k encoding ``f(lits, k, pool)`` against every assignment of n = 1 .. 8
+  literals, for every k from 0 to n: exhaustive on that range.
+- :func:`check_first_propagation`: which cells one queen rules out by unit propagation on the pairwise
+  formula, and which queen the next unit clause forces (a reasoning exercise; any order, any cell format).
 - :func:`check_clause_count`: a student's closed-form clause count ``f(n)`` against the generated formula.
 - :func:`check_verify`: a student's solution checker ``f(n, queens)`` against boards with every kind of flaw.
 - :func:`check_diagonals`: a student's list of the diagonal lines of a board (for the ILP constraints).
@@ -26,8 +31,8 @@ type: a number may be an int, a float, a ``Fraction`` or a NumPy scalar or 0-d a
 or a NumPy bool; an answer of another type gets a "Not yet" that names the type it is and the one wanted.
 
 >>> from nqueens_kit.methods.sat.encodings import pairwise
->>> check_at_most_one(pairwise)
-Correct: these clauses allow exactly the assignments with at most one true literal, for every k from 1 to 12.
+>>> check_at_most_one(pairwise).ok
+True
 >>> def forgets_the_last_pair(lits, pool):
 ...     return [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:-1]]
 >>> verdict = check_at_most_one(forgets_the_last_pair)
@@ -58,14 +63,18 @@ from ..methods.search.construct import construct
 from ..problem.board import Cell, Problem, board_lines, canonical, conflicts, parse_cell, parse_n, shown, verify
 from ..runtime.limits import check_time_limit
 
-#: The largest number of literals the cardinality checks try.
-MAX_K = 12
-#: Up to this k every assignment is tried (2^6 = 64); above it, those with at most three true literals,
-#: all true, and a sample of the others.
+#: The largest number of literals the cardinality checks try: far enough that the commander encoding
+#: recurses twice (k >= 13) and the product encoding's recursion is itself a product (k >= 17).
+MAX_K = 24
+#: Up to this k every assignment is tried (2^6 = 64); above it, those with at most two true literals (three
+#: up to THREE_K), all true, and a sample of the others.
 EXHAUSTIVE_K = 6
+THREE_K = 12
 SAMPLE = 40
 #: The largest ``max_k`` a cardinality check accepts (above it the checks take minutes, not seconds).
-MAX_K_LIMIT = 16
+MAX_K_LIMIT = 32
+#: :func:`check_at_most_k` tries every assignment of up to this many literals, for every k from 0 to n.
+AT_MOST_K_MAX_N = 8
 #: :func:`check_count` lists every board by backtracking: up to this n (73,712 boards) it takes a second.
 COUNT_MAX_N = 13
 #: :func:`check_clause_count` and :func:`check_diagonals` try boards up to this n.
@@ -244,15 +253,18 @@ def _check_cardinality(encode: Encoder, exact: bool, max_k: int) -> Verdict:
                     message = (f"Not yet: with k = {k} literals your clauses allow {shown}, "
                                f"which has {sum(values)} true literals; {what} must forbid it.")
                 return Verdict(False, message, (tuple(lits), tuple(values)))
-    return Verdict(True, f"Correct: these clauses allow exactly the assignments with {rule}, "
-                         f"for every k from 1 to {max_k}.")
+    tried = (f"every assignment of 1 to {max_k} literals" if max_k <= EXHAUSTIVE_K else
+             f"every assignment of 1 to {EXHAUSTIVE_K} literals; of {EXHAUSTIVE_K + 1} to {max_k} literals, every "
+             "one with at most two true and a sample of the rest")
+    return Verdict(True, f"Correct: these clauses allow exactly the assignments with {rule} ({tried}).")
 
 
 def _assignments(k: int) -> list[tuple[bool, ...]]:
     """The assignments of k literals a cardinality check tries (see :data:`EXHAUSTIVE_K`)."""
     if k <= EXHAUSTIVE_K:
         return list(assignments((False, True), repeat=k))
-    chosen = [tuple(i in ones for i in range(k)) for size in range(4) for ones in combinations(range(k), size)]
+    sizes = range(4) if k <= THREE_K else range(3)
+    chosen = [tuple(i in ones for i in range(k)) for size in sizes for ones in combinations(range(k), size)]
     rng = random.Random(k)  # the same sample every time, so a verdict does not change from run to run
     chosen += [tuple(rng.random() < 0.5 for _ in range(k)) for _ in range(SAMPLE)]
     chosen.append((True,) * k)
@@ -263,9 +275,10 @@ def check_at_most_one(encode: Encoder, max_k: int = MAX_K) -> Verdict:
     """Check an at-most-one encoding ``encode(lits, pool) -> clauses`` (or ``encode(lits)``) by brute force.
 
     For each k = 1 .. ``max_k`` it tries the assignments of the literals (all 2^k up to k = 6; above, every one
-    with at most three true literals and a sample of the rest): the clauses (with any helper variables taken
-    from ``pool.new()`` left free) must be satisfiable exactly when at most one literal is true.  A wrong
-    encoding gets the first assignment it gets wrong as ``counterexample``: ``(literals, values)``.
+    with at most two true literals, three up to k = 12, all true, and a sample of the rest): the clauses (with
+    any helper variables taken from ``pool.new()`` left free) must be satisfiable exactly when at most one
+    literal is true.  A wrong encoding gets the first assignment it gets wrong as ``counterexample``:
+    ``(literals, values)``.
 
     >>> check_at_most_one(lambda lits: []).counterexample
     ((1, 2), (True, True))
@@ -285,6 +298,173 @@ def check_exactly_one(encode: Encoder, max_k: int = MAX_K) -> Verdict:
     """
     _student_function(encode, "check_exactly_one", "encode(lits, pool) -> a list of clauses")
     return _check_cardinality(encode, exact=True, max_k=parse_n(max_k, maximum=MAX_K_LIMIT, what="max_k"))
+
+
+def _literal_clauses(result: object, where: str) -> list[Clause] | str:
+    """A student's clauses as lists of non-zero ints, or the sentence that says what is wrong with them."""
+    if result is None:
+        return f"your function returned None {where}; it should return a list of clauses"
+    if isinstance(result, (str, bytes, bytearray)) or not isinstance(result, Iterable):
+        return f"your function returned {_a(result)} {where}; it should return a list of clauses"
+    clauses: list[Clause] = []
+    for clause in result:
+        if isinstance(clause, (str, bytes, bytearray)) or not isinstance(clause, Iterable):
+            return f"a clause {where} is {_a(clause)}, not a list of literals"
+        lits = [_whole(lit) for lit in clause]
+        if any(lit is None or lit == 0 for lit in lits):
+            return f"every literal must be a non-zero int, but a clause {where} is {shown(clause)}"
+        clauses.append([lit for lit in lits if lit is not None])
+    return clauses
+
+
+def check_at_most_k(encode: Callable[..., object], max_n: int = AT_MOST_K_MAX_N) -> Verdict:
+    """Check an at-most-k encoding ``encode(lits, k, pool) -> clauses`` on every assignment of its inputs.
+
+    For every n = 1 .. ``max_n`` (at most 10) and every k = 0 .. n, and once over scattered, unsorted ids,
+    each of the 2^n assignments of the literals is forced and the clauses (helpers from ``pool.new()`` left
+    free) must be satisfiable exactly when at most k literals are true: exhaustive on that range, a test
+    above it.  The counterexample is ``(literals, k, values)``.
+
+    >>> from nqueens_kit.methods.sat.cardinality import sequential_counter
+    >>> check_at_most_k(sequential_counter).ok
+    True
+    >>> check_at_most_k(lambda lits, k, pool: []).counterexample
+    ((1, 2), 1, (True, True))
+    """
+    _student_function(encode, "check_at_most_k", "encode(lits, k, pool) -> a list of clauses")
+    max_n = parse_n(max_n, maximum=10, what="max_n")
+    # k = 0 (no literal may be true) comes last, so that the usual off-by-one is named at k >= 1 first
+    cases = [(list(range(1, n + 1)), k) for n in range(1, max_n + 1) for k in range(1, n + 1)]
+    cases += [([7, 3, 9, 5], k) for k in range(1, 5)]
+    cases += [(list(range(1, n + 1)), 0) for n in range(1, max_n + 1)]
+    for lits, k in cases:
+        pool = VarPool(max(lits))
+        where = f"for k = {k} of literals {lits}"
+        try:
+            result = encode(list(lits), k, pool)
+        except Exception as exc:  # a student's code: report whatever it raised
+            return Verdict(False, f"Not yet: your function raised {type(exc).__name__}: {exc} ({where}).",
+                           (tuple(lits), k, None))
+        clauses = _literal_clauses(result, where)
+        if isinstance(clauses, str):
+            return Verdict(False, f"Not yet: {clauses}.", (tuple(lits), k, None))
+        stray = next((abs(lit) for clause in clauses for lit in clause
+                      if abs(lit) not in lits and (abs(lit) <= max(lits) or abs(lit) > pool.top)), None)
+        if stray is not None:
+            return Verdict(False, f"Not yet: {where} a clause uses variable {stray}, which is neither one of them "
+                                  "nor a helper handed out by pool.new().", (tuple(lits), k, None))
+        for values in assignments((False, True), repeat=len(lits)):
+            allowed = sum(values) <= k
+            units = [lit if value else -lit for lit, value in zip(lits, values, strict=True)]
+            if _satisfiable(clauses, units) != allowed:
+                said = _describe(lits, values)
+                if allowed:
+                    message = (f"Not yet: {where} your clauses forbid {said}, which has {sum(values)} true "
+                               f"literal{'s' if sum(values) != 1 else ''}, no more than "
+                               f"k = {k}: a counter that counts too high, or a bound one too low?")
+                else:
+                    message = (f"Not yet: {where} your clauses allow {said}, which has {sum(values)} true "
+                               f"literal{'s' if sum(values) != 1 else ''}, more than k = {k}: " + (
+                               "with k = 0 every literal must be false." if k == 0 else
+                               "some way of counting past k is not forbidden."))
+                return Verdict(False, message, (tuple(lits), k, tuple(values)))
+    return Verdict(True, f"Correct: for every n from 1 to {max_n} and every k from 0 to n, your clauses allow "
+                         "exactly the assignments with at most k true literals (all 2^n of them tried).")
+
+
+def _cells(value: object, n: int, what: str) -> set[Cell] | str:
+    """A set of cells from any iterable of cells (pairs or "r,c" text), or what is wrong with it."""
+    if isinstance(value, (str, bytes, bytearray)) or not isinstance(value, Iterable):
+        return f"{what} is a list of cells such as [(1, 1), (2, 3)], not {shown(value)}"
+    cells: set[Cell] = set()
+    for item in value:
+        try:
+            cells.add(parse_cell(item, n))
+        except (InputError, TypeError):
+            return f"{what} holds {shown(item)}, which is not a cell (row, column) of the {n} x {n} board"
+    return cells
+
+
+def _shared_line(a: Cell, b: Cell) -> str | None:
+    """The line (row, column, diagonal) holding both cells, in words, or None."""
+    if a[0] == b[0]:
+        return f"row {a[0]}"
+    if a[1] == b[1]:
+        return f"column {a[1]}"
+    if a[0] - a[1] == b[0] - b[1]:
+        return f"the diagonal r - c = {a[0] - a[1]}"
+    if a[0] + a[1] == b[0] + b[1]:
+        return f"the anti-diagonal r + c = {a[0] + a[1]}"
+    return None
+
+
+def check_first_propagation(ruled_out: object, forced: object, n: int = 4, queen: object = (1, 2)) -> Verdict:
+    """Check a student's unit propagation by hand on the pairwise formula of n-queens after one queen.
+
+    ``ruled_out``: the cells the first round rules out (each clause ``¬P_q ∨ ¬P_x`` becomes the unit
+    ``¬P_x`` once P_q is true).  ``forced``: the cells where the at-least-one clauses that then become unit
+    force a queen (a list, possibly empty, or one cell).  Any order and any cell format (``(2, 3)``,
+    ``[2, 3]``, ``"2,3"``) is accepted; a wrong answer gets the first flaw, named.
+
+    >>> out = [(1, 1), (1, 3), (1, 4), (2, 1), (2, 2), (2, 3), (3, 2), (3, 4), (4, 2)]
+    >>> check_first_propagation(out, [(2, 4)]).ok, check_first_propagation(out, "2,4").ok
+    (True, True)
+    >>> check_first_propagation(out[1:], [(2, 4)]).counterexample
+    (1, 1)
+    """
+    size = parse_n(n, maximum=CHECK_MAX_N, what="n")
+    q = parse_cell(queen, size)
+    problem = Problem(size)
+    cnf = build_cnf(problem)
+    var = problem.var
+    cells = [(r, c) for r in range(1, size + 1) for c in range(1, size + 1)]
+    cell_of = {var(*cell): cell for cell in cells}
+    # first round: the clauses that hold -P_q become unit (pairwise: two literals each)
+    out = {cell_of[-lit] for clause in cnf.clauses if -var(*q) in clause and len(clause) == 2
+           for lit in clause if lit != -var(*q)}
+    # second round: at-least-one clauses with a single cell not yet ruled out (and no queen yet)
+    units = [[cell_of[lit] for lit in clause if cell_of[lit] not in out] for clause in cnf.clauses
+             if all(lit > 0 for lit in clause) and len(clause) > 1 and var(*q) not in clause]
+    truth_forced = {free[0] for free in units if len(free) == 1}
+    answer = _cells(ruled_out, size, "ruled_out")
+    if isinstance(answer, str):
+        return Verdict(False, f"Not yet: {answer}.", ruled_out)
+    if isinstance(forced, tuple) and len(forced) == 2 and all(_whole(x) is not None for x in forced):
+        forced = [forced]  # one cell given on its own
+    if isinstance(forced, str) and forced.strip():
+        forced = [forced]  # one cell as "r,c"
+    given_forced = _cells(forced, size, "forced")
+    if isinstance(given_forced, str):
+        return Verdict(False, f"Not yet: {given_forced}.", forced)
+    if q in answer:
+        return Verdict(False, f"Not yet: {q} is the queen's own cell; P[{q[0]},{q[1]}] is set true, not ruled out.", q)
+    for cell in sorted(out - answer):
+        line = _shared_line(q, cell)
+        return Verdict(False, f"Not yet: {cell} is missing: it shares {line} with the queen at {q}, so "
+                              f"¬P[{q[0]},{q[1]}] ∨ ¬P[{cell[0]},{cell[1]}] becomes the unit clause "
+                              f"¬P[{cell[0]},{cell[1]}].", cell)
+    for cell in sorted(answer - out):
+        later = " (a queen forced later may rule it out, but not this round)" if cell not in truth_forced else \
+            " (in fact a queen is forced there next)"
+        return Verdict(False, f"Not yet: {cell} shares no line with the queen at {q}: no clause "
+                              f"¬P[{q[0]},{q[1]}] ∨ ¬P[{cell[0]},{cell[1]}] exists, so the first round cannot "
+                              f"rule it out{later}.", cell)
+    for cell in sorted(given_forced - truth_forced):
+        left = next(free for free in units if cell in free)
+        return Verdict(False, f"Not yet: no clause forces {cell} yet: no at-least-one clause holding it is unit "
+                              f"(one still has {len(left)} free cells: {', '.join(map(str, sorted(left)))}).", cell)
+    for cell in sorted(truth_forced - given_forced):
+        unit = next(each for each in problem.lines() if cell in each.cells and each.exact
+                    and all(c == cell or c in out for c in each.cells))
+        name = f"{'row' if unit.kind == 'row' else 'column'} {unit.index}"
+        return Verdict(False, f"Not yet: {name}'s at-least-one clause has every cell but {cell} ruled out, so "
+                              f"it becomes the unit clause P[{cell[0]},{cell[1]}]: a queen is forced there.", cell)
+    queens = ", ".join(map(str, sorted(truth_forced))) or "none"
+    return Verdict(True, f"Correct: P[{q[0]},{q[1]}] makes {len(out)} clauses ¬P[{q[0]},{q[1]}] ∨ ¬P[x] unit, "
+                         f"ruling out {len(out)} cells; then {len(truth_forced)} at-least-one clause"
+                         f"{'s' if len(truth_forced) != 1 else ''} ha{'ve' if len(truth_forced) != 1 else 's'} "
+                         f"a single free cell left and force{'s' if len(truth_forced) == 1 else ''} a queen there: "
+                         f"{queens}.")
 
 
 def check_count(answer: object, problem: Problem | int, fundamental: bool = False) -> Verdict:
