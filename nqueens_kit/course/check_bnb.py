@@ -1,0 +1,173 @@
+"""Chapter 3's reasoning checks: an answer is a piece of reasoning about an LP, and the kit checks it.
+
+- :func:`check_blocks`: the student's extra clique constraints (every 2×2 block) for the lines LP: valid (no
+  board of n <= 8 cut off) and strong enough that the LP alone proves n = 2 and 3 impossible.
+- :func:`check_branching`: given a root LP and the branching rule "a fractional cell closest to 1/2", the
+  cell branched on and the LP bound of one child.  Every tied cell is a correct answer.
+
+Each returns a :class:`~nqueens_kit.course.exercises.Verdict`: true when right, else one line naming the flaw.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from itertools import combinations
+
+from ..errors import InputError
+from ..methods.ilp.model import Relaxation, build_model, lp_relaxation
+from ..problem.board import Cell, Problem, parse_cell, shown
+from ..solvers import get_solver
+from ..solvers.ilp_pulp import IlpSolver
+from .exercises import Verdict
+from .strength import boards
+
+#: A cell counts as fractional strictly between these; two distances to 1/2 within it are a tie.
+TOLERANCE = 1e-6
+#: How close a student's bound must be to the LP's optimum (a bound read off a printout to 3 decimals).
+BOUND_TOLERANCE = 5e-3
+
+
+def _attack(a: Cell, b: Cell) -> bool:
+    return a[0] == b[0] or a[1] == b[1] or abs(a[0] - b[0]) == abs(a[1] - b[1])
+
+
+def lines_lp_with(n: int, groups: Iterable[Iterable[Cell]], solver: str | None = None) -> str:
+    """The state (``optimal`` or ``infeasible``) of the lines LP of ``n`` with ``sum(group) <= 1`` added."""
+    import pulp
+
+    backend = get_solver("ilp", solver).require()
+    assert isinstance(backend, IlpSolver)
+    model = build_model(Problem(n), "lines", relax=True)
+    for k, group in enumerate(groups):
+        model.prob += pulp.lpSum(model.x[cell] for cell in group) <= 1, f"extra_{k}"
+    model.prob.solve(backend.engine(msg=False))
+    return str(pulp.LpStatus[model.prob.status]).lower()
+
+
+def _blocks(n: int) -> list[frozenset[Cell]]:
+    return [frozenset({(r, c), (r + 1, c), (r, c + 1), (r + 1, c + 1)}) for r in range(1, n) for c in range(1, n)]
+
+
+def check_blocks(student_blocks: Callable[[int], Iterable[Iterable[Cell]]], ns: Iterable[int] = range(2, 9),
+                 solver: str | None = None) -> Verdict:
+    """Check ``blocks(n)``: groups of cells, each to get ``sum(x) <= 1`` in the lines LP.  Right when every
+    group is a clique of the queens graph (so no board is cut off: checked against every board up to n = 8)
+    and the LP with them is infeasible for n = 2 and 3.  Groups beyond the 2×2 blocks are allowed."""
+    if not callable(student_blocks):
+        return Verdict(False, "Not yet: pass your function blocks(n), which returns a list of groups of cells.")
+    for n in ns:
+        try:
+            raw = [list(group) for group in student_blocks(n)]
+            groups = [[parse_cell(cell) for cell in group] for group in raw]
+        except (InputError, TypeError, ValueError) as exc:
+            return Verdict(False, f"Not yet: at n = {n} each group must be a list of (row, column) cells ({exc}).", n)
+        except Exception as exc:  # a student's code
+            return Verdict(False, f"Not yet: your function raised {type(exc).__name__}: {exc} at n = {n}.", n)
+        for group in groups:
+            off = [cell for cell in group if not (1 <= cell[0] <= n and 1 <= cell[1] <= n)]
+            if off:
+                return Verdict(False, f"Not yet: at n = {n} the group {shown(group)} has {off[0]} off the board "
+                                      f"(rows and columns run from 1 to {n}).", (n, group))
+            pair = next(((a, b) for a, b in combinations(sorted(set(group)), 2) if not _attack(a, b)), None)
+            if pair is not None:
+                board = next((b for b in boards(n) if set(pair) <= set(b)), None)
+                cut = f": it cuts off the board {board}" if board else ""
+                return Verdict(False, f"Not yet: {pair[0]} and {pair[1]} do not attack each other, so two queens may "
+                                      f"stand there and 'at most one' is not valid{cut}.", (n, group))
+        for board in boards(n):  # the clique test above implies this; checked on every board all the same
+            if any(sum(cell in board for cell in group) > 1 for group in groups):
+                return Verdict(False, f"Not yet: at n = {n} your constraints cut off the board {board}.", (n, board))
+    for n in (2, 3):
+        groups = [[parse_cell(cell) for cell in group] for group in student_blocks(n)]
+        if lines_lp_with(n, groups, solver) != "infeasible":
+            missing = [sorted(b) for b in _blocks(n) if not any(b <= set(g) for g in groups)]
+            why = (f"the 2×2 block(s) {', '.join(shown(b) for b in missing)} have no constraint" if missing else
+                   "the LP still finds a fractional point")
+            return Verdict(False, f"Not yet: with your constraints the lines LP of n = {n} is still feasible: {why}.",
+                           (n, missing))
+    return Verdict(True, "Right: every group is a clique (no board up to n = 8 is cut off), and with them the lines "
+                         "LP alone proves that n = 2 and n = 3 have no solution.")
+
+
+def _number(value: object) -> float | None:
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def child_bound(root: Relaxation, cell: Cell, value: int, solver: str | None = None) -> float | None:
+    """The LP bound of the child of ``root`` with ``x[cell] = value`` (None when that LP is infeasible)."""
+    if root.n < 1 or value not in (0, 1):
+        raise InputError(f"a child fixes a cell to 0 or 1, not {value!r}")
+    problem = Problem(root.n, (cell,)) if value == 1 else Problem(root.n, blocked=(cell,))
+    child = lp_relaxation(problem, root.formulation, solver or root.solver)
+    return None if child.status == "infeasible" else round(child.objective or 0.0, 6)
+
+
+def check_branching(root: Relaxation, cell: object, bound: object, value: int = 1) -> Verdict:
+    """Check the next branching step of the kit's branch and bound from the LP ``root`` (max-queens): ``cell``
+    is a fractional cell whose value is closest to 1/2 (any of the tied cells is right), ``bound`` the LP
+    bound of its child with ``x[cell] = value`` (None or ``"infeasible"`` if that LP has no point)."""
+    if root.status != "optimal" or root.objective is None:
+        raise InputError("check_branching needs a solved max-queens LP relaxation (lp_relaxation(..., 'max-queens'))")
+    try:
+        chosen = parse_cell(cell)
+    except (InputError, TypeError, ValueError):
+        return Verdict(False, f"Not yet: name the cell as (row, column), not {shown(cell)}.")
+    if chosen not in root.values:
+        return Verdict(False, f"Not yet: {chosen} is not on the {root.n} × {root.n} board.")
+    fractional = [c for c, v in root.values.items() if TOLERANCE < v < 1 - TOLERANCE]
+    if not fractional:
+        return Verdict(False, "This root LP is already a board: there is nothing to branch on.")
+    distance = {c: abs(root.values[c] - 0.5) for c in fractional}
+    best = min(distance.values())
+    ties = sorted(c for c in fractional if distance[c] <= best + TOLERANCE)
+    here = root.values[chosen]
+    if chosen not in distance:
+        return Verdict(False, f"Not yet: x{list(chosen)} = {here:g} is already whole; both children of a branch "
+                              "there would leave the LP as it is, or cut off its point for nothing.")
+    if chosen not in ties:
+        return Verdict(False, f"Not yet: x{list(chosen)} = {here:.3f} is fractional, but the rule takes the value "
+                              f"closest to 1/2: x{list(ties[0])} = {root.values[ties[0]]:.3f} is closer.")
+    right = child_bound(root, chosen, value)
+    if isinstance(bound, str) and bound.strip().lower() == "infeasible":
+        given: float | None = None
+    elif bound is None:
+        given = None
+    else:
+        given = _number(bound)
+        if given is None:
+            return Verdict(False, f"Not yet: the bound is a number (or None for an infeasible LP), not {shown(bound)}.")
+    if right is None or given is None:
+        if right == given:
+            return Verdict(True, f"Right: x{list(chosen)} is a tied choice, and fixing it to {value} leaves no "
+                                 "LP point.")
+        if right is None:
+            return Verdict(False, f"Not yet: with x{list(chosen)} = {value} the LP has no point at all "
+                                  "(infeasible).")
+        return Verdict(False, f"Not yet: with x{list(chosen)} = {value} the LP still has points; solve it for "
+                              "its bound.")
+    if abs(given - right) <= BOUND_TOLERANCE:
+        others = f" (so would {', '.join(str(c) for c in ties if c != chosen)})" if len(ties) > 1 else ""
+        return Verdict(True, f"Right: x{list(chosen)} = {here:.3f} is closest to 1/2{others}, and its child with "
+                             f"x = {value} has LP bound {right:g}.")
+    if given > root.objective + BOUND_TOLERANCE:
+        return Verdict(False, f"Not yet: {given:g} is above the root's bound {root.objective:g}; a child's LP has one "
+                              "more constraint, so its bound can only be the same or lower.")
+    other = child_bound(root, chosen, 1 - value)
+    if other is not None and abs(given - other) <= BOUND_TOLERANCE and abs(other - right) > BOUND_TOLERANCE:
+        return Verdict(False, f"Not yet: {given:g} is the bound of the other child (x{list(chosen)} = {1 - value}).")
+    if abs(given - root.objective) <= BOUND_TOLERANCE:
+        return Verdict(False, f"Not yet: {given:g} is the root's bound; fixing x{list(chosen)} = {value} changes "
+                              "the LP, so solve the child again.")
+    if abs(given - math.floor(right + TOLERANCE)) <= BOUND_TOLERANCE:
+        return Verdict(False, "Not yet: you rounded down; the bound is the LP's optimum, which may be fractional "
+                              "(rounding down is the pruning test, not the bound).")
+    for tie in ties:
+        if tie != chosen and (b := child_bound(root, tie, value)) is not None and abs(given - b) <= BOUND_TOLERANCE:
+            return Verdict(False, f"Not yet: {given:g} is the bound after branching on {tie}, not on {chosen}.")
+    return Verdict(False, f"Not yet: {given:g} is not the optimum of the child's LP (maximise the queens with "
+                          f"x{list(chosen)} = {value}).")
