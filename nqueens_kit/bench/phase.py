@@ -13,7 +13,8 @@ harness (a fresh process per run, a wall-clock limit, verified boards), and :fun
 per (configuration, n, density) the share of instances with a solution, the median and PAR-2 time and the
 median search effort the solver reports (conflicts, branch-and-bound nodes), which does not depend on the
 machine, with its spread (percentiles 10, 25, 75 and 90 and the largest: the heavy tail of hard instances).
-:func:`crossing` finds where half have a solution, :func:`hardest` the costliest density,
+:func:`crossing` finds where half of the decided instances have a solution (:func:`crossing_range` where it
+would lie had the unfinished runs been decided), :func:`hardest` the costliest density,
 :func:`peaks` both per n (the peak of effort moving with n), and :func:`nqueens_kit.viz.charts.plot_phase`
 and :func:`~nqueens_kit.viz.charts.plot_phase_effort` draw them.  :data:`STORED_PARTS` is the study notebook 5
 stores (:func:`stored_study` runs it).
@@ -272,6 +273,41 @@ def peaks(summary: Sequence[Mapping[str, object]], config: str, cost: str = "med
                         "distance": abs(peak - where), "steps": abs(peak - where) / step,
                         "tail": p90 / at_peak if p90 and at_peak else None})
     return out
+
+
+def crossing_range(summary: Sequence[Mapping[str, object]], n: int, config: str | None = None
+                   ) -> tuple[float | None, float | None]:
+    """Where the crossing would lie if the runs that did not finish within the limit had been decided: ``(low,
+    high)``, the crossing with every unfinished instance counted as having no solution, and with every one
+    counted as having one.  :func:`crossing` reads the share of the *decided* instances only, so where many
+    runs did not finish it is an estimate, and the true crossing of the instances lies in this range (None
+    where the share never falls to one half under that assumption).
+
+    >>> point = {"n": 9, "config": "c", "instances": 4, "completable": 0, "impossible": 2, "unsolved": 2}
+    >>> crossing_range([{**point, "density": 0.4, "completable": 4, "impossible": 0, "unsolved": 0},
+    ...                 {**point, "density": 0.6}], 9)
+    (0.5, 0.6)
+    """
+    config = config if config is not None else next((text_cell(e, "config") for e in summary), None)
+    points = [e for e in summary if e["n"] == n and e["config"] == config]
+    out: list[float | None] = []
+    for unfinished_solvable in (False, True):
+        shares = []
+        for e in points:
+            total = int(number(e, "instances") or 0)
+            solvable = int(number(e, "completable") or 0) + (int(number(e, "unsolved") or 0) if unfinished_solvable
+                                                             else 0)
+            shares.append({"n": n, "config": config, "density": e["density"],
+                           "completable_share": solvable / total if total else None})
+        out.append(crossing(shares, n, config))
+    return out[0], out[1]
+
+
+def unfinished_share(summary: Sequence[Mapping[str, object]], n: int, config: str) -> list[tuple[float, float]]:
+    """``(density, share of the instances whose run did not finish within the limit)`` for one n and
+    configuration, by density."""
+    return sorted((number(e, "density") or 0.0, (number(e, "unsolved") or 0) / (number(e, "instances") or 1))
+                  for e in summary if e["n"] == n and e["config"] == config)
 
 
 def stored_study(jobs: int = 2, timeout: float = STORED_TIMEOUT, parts: Sequence[StudyPart] = STORED_PARTS,

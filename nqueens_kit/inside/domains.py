@@ -4,9 +4,13 @@ under AllDifferent on q, on q[r] + r and on q[r] - r.
 A CP solver keeps a *domain* per variable and lets each constraint remove the values it cannot support.
 How much a constraint removes is its *consistency*:
 
-- ``forward`` (forward checking, the arc consistency of the AllDifferents written as pairwise ≠): a row
-  whose domain is one column rules that column and its two diagonals out of every other row.  On the board
-  this is what unit propagation of the pairwise clauses does for the rows' queens (chapter 7).
+- ``ac`` (arc consistency on the binary decomposition: each AllDifferent written as its pairwise ≠
+  constraints, propagated to a fixpoint): a row whose domain is one column rules that column and its two
+  diagonals out of every other row, and a row emptied or fixed by that goes on doing the same.  On the board
+  this is what unit propagation of the pairwise clauses does for the rows' queens (chapter 7).  This is
+  *not* forward checking proper, which prunes once, from the variables the search has assigned: a fixpoint
+  over all fixed rows prunes at least as much.  ``forward``, the name this level had before, is kept as an
+  alias of ``ac``.
 - ``gac`` (generalized arc consistency of each AllDifferent, Régin 1994): a column stays in a row's domain
   only if the constraint can still give every row a different value with that choice, which a bipartite
   matching decides.  It sees Hall sets: two rows left with the same two columns take those columns from
@@ -17,7 +21,7 @@ compares both against unit propagation on the board (:func:`~nqueens_kit.inside.
 against the truth (the cells no completion uses) for random placements, like
 :func:`~nqueens_kit.inside.propagation.strength`.
 
->>> d = domains(Problem(5, [(2, 2)]), "forward")
+>>> d = domains(Problem(5, [(2, 2)]), "ac")
 >>> [sorted(d.domains[r]) for r in (1, 3, 4, 5)]
 [[4, 5], [4, 5], [1, 3, 5], [1, 3, 4]]
 >>> d = domains(Problem(5, [(2, 2)]), "gac")
@@ -37,7 +41,9 @@ from ..problem.instances import random_preplacement
 from .propagation import deduced, truth
 
 #: The consistencies :func:`domains` can enforce.
-CONSISTENCIES = ("forward", "gac")
+CONSISTENCIES = ("ac", "gac")
+#: Older names still accepted: ``forward`` is ``ac`` (it was never forward checking proper, see above).
+ALIASES = {"forward": "ac"}
 #: The three AllDifferents: each maps (row, column) to the value it must keep distinct.
 SHIFTS = {"columns": 0, "anti-diagonals": 1, "diagonals": -1}
 
@@ -85,7 +91,9 @@ def _supported(rows: Sequence[int], options: dict[int, list[int]], row: int, val
 
 def domains(problem: Problem, consistency: str = "gac") -> Domains:
     """Propagate the three AllDifferents of the integer model of ``problem`` (pre-placed queens and blocked
-    cells shrink the starting domains) to a fixpoint, at ``forward`` or ``gac`` consistency."""
+    cells shrink the starting domains) to a fixpoint, at ``ac`` (arc consistency on the ≠ decomposition;
+    ``forward`` is an alias) or ``gac`` consistency."""
+    consistency = ALIASES.get(consistency, consistency)
     if consistency not in CONSISTENCIES:
         raise InputError(f"unknown consistency {consistency!r}; valid: {', '.join(CONSISTENCIES)}")
     n = problem.n
@@ -99,7 +107,7 @@ def domains(problem: Problem, consistency: str = "gac") -> Domains:
         changed = False
         for name, shift in SHIFTS.items():
             options = {r: sorted(c + shift * r for c in state.domains[r]) for r in rows}
-            if consistency == "forward":
+            if consistency == "ac":
                 keep = {r: set(options[r]) for r in rows}
                 for r in rows:
                     if len(options[r]) == 1:
@@ -147,13 +155,13 @@ class CpStrengthRow(TypedDict):
 def cp_strength(ns: Sequence[int], queens: int, samples: int, seed: int = 0) -> list[CpStrengthRow]:
     """For ``samples`` random placements of ``queens`` queens per n: the dead cells (no completion uses them)
     that each propagation rules out, and the impossible placements it refutes without search, for unit
-    propagation on the board (pairwise clauses), forward checking and GAC on the integer model.  One row per
-    (n, propagation)."""
+    propagation on the board (pairwise clauses), and for arc consistency on the ≠ decomposition (``ac``) and
+    GAC on the integer model.  One row per (n, propagation)."""
     rows: list[CpStrengthRow] = []
     for n in ns:
         placements = [Problem(n, random_preplacement(n, queens, seed, i)) for i in range(1, samples + 1)]
         truths = [truth(p) for p in placements]
-        for name in ("unit propagation", "forward", "gac"):
+        for name in ("unit propagation", "ac", "gac"):
             dead = found = impossible = refuted = 0
             for problem, (dead_cells, _forced, feasible) in zip(placements, truths, strict=True):
                 if name == "unit propagation":
