@@ -72,8 +72,8 @@ def _nqk_site_settle(timeout):
         from ipywidgets.widgets.widget import _instances
     except ImportError:
         return
-    for widget in list(_instances.values()):
-        widget.send_state()
+    for widget in list(_instances.values()):  # not an output widget's msg_id: nbclient fails on an empty one
+        widget.send_state(key=[key for key in widget.keys if key != "msg_id"])
 _nqk_site_settle(%d)
 del _nqk_site_settle
 """
@@ -170,6 +170,80 @@ def _chapter_title(nb: NotebookNode, fallback: str) -> tuple[str, str]:
                     blurb = f"{blurb} {sentence}".strip()
                 return line[2:].strip(), blurb
     return fallback, ""
+
+
+#: Where the browser edition is, from a page of the site: ``make site`` and ``make lite`` build ``build/site`` and
+#: ``build/lite`` side by side, to be published so; ``NQUEENS_KIT_LITE_URL`` names another address.
+LITE_URL = "../lite/"
+#: A chapter's note on what differs in the browser edition: a quote opening with these words.
+_BROWSER_NOTE = re.compile(r"^> \*\*In the browser\*\*[^\n]*(?:\n>[^\n]*)*", re.M)
+#: The MIME type of a widget's view in a cell's outputs.
+_WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: Said beside every app on a page: what the site shows of it.
+STATIC_WIDGETS = ("The app below is a picture of its first view, saved when this site was built: its controls do "
+                  "not answer here. To use it, download this notebook and run it, or open it in the browser "
+                  "edition.")
+#: The same, for a chapter the browser edition does not run.
+STATIC_WIDGETS_DESKTOP = STATIC_WIDGETS.replace(", or open it in the browser edition.", ".")
+
+
+def lite_chapters() -> tuple[str, ...]:
+    """The chapters the browser edition runs (``build_lite.CHAPTERS``, read from the script beside this one)."""
+    import importlib.util
+
+    module = sys.modules.get("build_lite")
+    if module is None:
+        spec = importlib.util.spec_from_file_location("build_lite", BOOK_FOLDER / "build_lite.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["build_lite"] = module
+        spec.loader.exec_module(module)
+    return tuple(module.CHAPTERS)
+
+
+def page_links(name: str, in_lite: bool, lite_url: str = LITE_URL) -> str:
+    """The line under a chapter's title: download the notebook, and open it in the browser edition (or say
+    that the browser edition does not run it)."""
+    download = f'<a class="nqk-download" href="notebooks/{name}" download>Download this notebook</a>'
+    if in_lite:
+        lite = (f'<a class="nqk-lite" href="{lite_url}lab/index.html?path={name}">Run it in your browser</a> '
+                "(the browser edition: nothing to install)")
+    else:
+        lite = "the browser edition does not run this chapter (it needs programs that run on the desktop)"
+    return f'<p class="nqk-page-links">{download} · {lite}</p>'
+
+
+def site_page(nb: NotebookNode, name: str, in_lite: bool, lite_url: str = LITE_URL) -> NotebookNode:
+    """A chapter as the site shows it: under the title a line to download the notebook and to open it in the
+    browser edition; the chapter's note on the browser edition moved from its opening to its end (the
+    opening is teaching, as on the landing page); a line before every app saying that it is a picture."""
+    import nbformat
+
+    note = ""
+    for cell in nb.cells:
+        if cell.cell_type != "markdown" or not cell.source.lstrip().startswith("# "):
+            continue
+        found = _BROWSER_NOTE.search(cell.source)
+        if found:
+            note = found.group(0)
+            cell.source = (cell.source[:found.start()] + cell.source[found.end():]).replace("\n\n\n", "\n\n")
+        title, _, rest = cell.source.partition("\n")
+        cell.source = f"{title}\n\n{page_links(name, in_lite, lite_url)}\n{rest}"
+        break
+    cells = []
+    for cell in nb.cells:
+        if cell.cell_type == "code" and any(_WIDGET_VIEW in out.get("data", {}) for out in cell.get("outputs", [])):
+            said = STATIC_WIDGETS if in_lite else STATIC_WIDGETS_DESKTOP
+            cells.append(nbformat.v4.new_markdown_cell(f'<p class="nqk-static-note">{said}</p>'))
+        cells.append(cell)
+    nb.cells = cells
+    if note:
+        text = "\n".join(line[1:].lstrip() if line.startswith(">") else line for line in note.splitlines())
+        text = text.replace("**In the browser**", "", 1).strip()
+        text = re.sub(r"^\((.*?)\):\s*", r"What differs there (\1): ", text)  # the title says "in the browser"
+        nb.cells.append(nbformat.v4.new_markdown_cell(
+            f":::{{admonition}} In the browser edition\n:class: note nqk-browser-note\n{text}\n:::\n"))
+    return nb
 
 
 def _works_by_chapter(bib: Path) -> dict[str, list[str]]:
@@ -297,13 +371,17 @@ def build_site(dest: str | os.PathLike[str], chapters: list[str] | None = None, 
             _write_if_changed(src / path.relative_to(book_folder), path.read_bytes())
     works = _works_by_chapter(book_folder / "references.bib")
     cards, toc = [], []
+    in_lite, lite_url = lite_chapters(), os.environ.get("NQUEENS_KIT_LITE_URL", LITE_URL)
     for name in names:
         nb = nbformat.read(executed / name, as_version=4)
         chapter = "ch" + name[:2]
         if works.get(chapter):
             nb.cells.append(nbformat.v4.new_markdown_cell(_works_cell(chapter)))
+        title, blurb = _chapter_title(nb, Path(name).stem)  # the card: the chapter's first paragraph of teaching
+        nb = site_page(nb, name, Path(name).stem in in_lite, lite_url)
+        # the notebook as stored (no outputs), for "Download this notebook" (html_extra_path in conf.py)
+        _write_if_changed(src / "_extra" / "notebooks" / name, (source / name).read_bytes())
         _write_if_changed(src / name, nbformat.writes(nb).encode())
-        title, blurb = _chapter_title(nb, Path(name).stem)
         number, _, rest = title.partition(". ")
         label = f'<span class="nqk-number">{number}</span>' if number.isdigit() and rest else ""
         link = f"{label}**[{rest if label else title}]({name})**"

@@ -18,7 +18,9 @@ version = release = os.environ.get("NQUEENS_KIT_VERSION", "")
 
 extensions = ["myst_nb", "sphinx.ext.mathjax", "sphinxcontrib.bibtex"]
 root_doc = "index"
-exclude_patterns = ["_build", "**.ipynb_checkpoints", "README.md"]
+# _extra holds the stored notebooks a page offers to download (copied as they are, never read as pages).
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "README.md", "_extra"]
+html_extra_path = ["_extra"]
 language = "en"
 # The course's numbers (1.65 million, ...) stay as written; no smart quotes in code-like text.
 smartquotes = False
@@ -42,7 +44,7 @@ bibtex_reference_style = "author_year"
 
 # -- HTML: the Sphinx Book Theme, as Jupyter Book uses it.
 html_theme = "sphinx_book_theme"
-html_title = "N-queens: SAT and ILP"
+html_title = "N-queens: SAT, ILP, CP and local search"
 html_static_path = ["_static"]
 html_css_files = ["book.css"]
 html_show_sourcelink = False

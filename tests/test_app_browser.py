@@ -177,3 +177,31 @@ def test_the_method_menu_is_the_registrys(page) -> None:  # type: ignore[no-unty
     explorer.get_by_text(plain.describe(plain.choose())).wait_for()
     explorer.locator('svg.nqk-board[data-queens="8"]').wait_for()
     assert not menus.nth(1).is_visible() and not menus.nth(2).is_visible()
+
+
+def test_the_projector_layout_fits_1024_by_768_and_follows_a_clickers_keys(page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The projector toggle puts the board first and large; at 1024 x 768 the board is wholly in view with
+    nothing to scroll; PageDown and PageUp (what a presentation clicker sends) step through the solutions."""
+    page.set_viewport_size({"width": 1024, "height": 768})
+    explorer = page.locator(".nqk-board-explorer")
+    explorer.locator('svg.nqk-board[data-queens="8"]').wait_for()
+    explorer.get_by_role("button", name="projector").click()
+    board = page.locator(".nqk-projector svg.nqk-board")
+    board.wait_for()
+    page.wait_for_function("() => { const r = document.querySelector('.nqk-projector svg.nqk-board')"
+                           ".getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; }")
+    box = board.bounding_box()  # in the window, scrolled there by the switch: nothing left to scroll by hand
+    assert box["width"] >= 500 and box["x"] >= 0 and box["y"] >= 0
+    assert box["x"] + box["width"] <= 1024 and box["y"] + box["height"] <= 768
+    panel = page.locator(".nqk-projector .nqk-counter").bounding_box()
+    assert panel["y"] >= 0 and panel["x"] + panel["width"] <= 1024  # the counter beside it, in view too
+    page.locator("body").click(position={"x": 1000, "y": 740})  # focus on the page, not on a control
+    page.keyboard.press("PageDown")
+    explorer.get_by_text("solution 2 of 92").wait_for()
+    page.keyboard.press("PageUp")
+    explorer.get_by_text("solution 1 of 92").wait_for()
+    page.keyboard.press("ArrowUp")
+    page.locator('.nqk-projector svg.nqk-board[data-n="9"][data-queens="9"]').wait_for()
+    screenshot = tmp_path / "playground-projector.png"
+    page.screenshot(path=str(screenshot))
+    print(f"screenshot: {screenshot}")

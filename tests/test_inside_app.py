@@ -33,13 +33,14 @@ def test_the_app_steps_and_draws() -> None:
     app.buttons["last"].click()
     assert app.step.value == app.step.max and 'data-queens="6"' in app.board.value
     app.buttons["first"].click()
-    assert app.step.value == 0 and app.step_text.startswith("decide") and not app.graph.value
+    assert app.step.value == 0 and app.step_text.startswith("decide") and app.graph.format == "svg+xml"
+    assert b"appears here at the first conflict" in bytes(app.graph.value)  # a placeholder, not a broken image
     learn = next(k for k, e in enumerate(app.trace_result.events) if e.kind == "learn")
     app.step.value = learn
     assert "learned:" in app.event_line.value and "P[" in app.event_line.value
     conflict = learn - 1
     app.step.value = conflict
-    assert "nqk-conflict" in app.board.value and app.graph.value  # the implication graph of this conflict
+    assert "nqk-conflict" in app.board.value and bytes(app.graph.value[:4]) == b"\x89PNG"  # this conflict's graph
     assert app.graph_step == conflict
     decided = app.board.value.count('class="nqk-decision"')
     assert decided == len(state_at(app.trace_result, conflict).decided) >= 1  # the decisions framed
@@ -63,10 +64,13 @@ def test_bad_queens_give_a_message() -> None:
 def test_branch_and_bound_view() -> None:
     app = inside(n=4)
     app.wait()
+    for image in (app.tree_image, app.node_view):  # before a run: a placeholder, never a broken-image icon
+        picture = bytes(image.value)
+        assert image.format == "svg+xml" and picture.startswith(b"<svg") and b" here" in picture
     app.bnb_n.value = 3
     app.bnb_button.click()
     app.wait()
     assert app.tree is not None and app.tree.status == "infeasible"
-    assert len(app.node.options) == len(app.tree.nodes) and app.tree_image.value
+    assert len(app.node.options) == len(app.tree.nodes) and bytes(app.tree_image.value[:4]) == b"\x89PNG"
     app.node.value = 1
-    assert app.node_view.value and "infeasible" in app.message_text
+    assert bytes(app.node_view.value[:4]) == b"\x89PNG" and "infeasible" in app.message_text

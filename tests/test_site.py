@@ -253,9 +253,34 @@ def test_navigation_leads_through_the_book(site: Path, reader: Reader, tmp_path:
     for name in _pages(site):  # every link inside the site points at a file that exists
         html = (site / name).read_text(encoding="utf-8")
         for href in re.findall(r'href="([^"#?]+)', html):
+            if href.startswith(site_script.LITE_URL):  # the browser edition, published beside the site
+                continue
             if not urlsplit(href).scheme:
                 assert (site / unquote(href)).is_file(), f"{name} links {href}, which is not there"
     assert reader.refused == [] and reader.errors == []
+
+
+def test_the_landing_cards_teach_and_every_chapter_offers_its_notebook(site: Path, reader: Reader) -> None:
+    """The cards show each chapter's opening paragraph (never the browser-edition note, which each page moves
+    to its end); each chapter links its stored notebook (which is there) and the browser edition where it runs
+    there; every app on a page is said to be a picture."""
+    page = reader.open("index.html")
+    cards = page.locator(".nqk-card")
+    assert cards.count() == len(_chapters(site))
+    for i in range(cards.count()):
+        text = cards.nth(i).inner_text()
+        assert "browser" not in text.lower() and len(text) > 80, text
+    assert "local search" in page.title() and "constraint programming" in page.locator("article h1").first.inner_text()
+    lite = set(site_script.lite_chapters())
+    for name in _chapters(site):
+        html = (site / name).read_text(encoding="utf-8")
+        notebook = name.replace(".html", ".ipynb")
+        assert f'href="notebooks/{notebook}"' in html and (site / "notebooks" / notebook).is_file(), name
+        assert (f'href="{site_script.LITE_URL}lab/index.html?path={notebook}"' in html) == (name[:-5] in lite), name
+        opening = html[html.find("<h1"):html.find("<h1") + 3000]
+        assert "nqk-browser-note" not in opening and ("nqk-browser-note" in html) == (name[:-5] in lite), name
+        views, notes = html.count('type="application/vnd.jupyter.widget-view+json"'), html.count("nqk-static-note")
+        assert (views == 0) == (notes == 0) and notes <= views, name
 
 
 # clicks through every page (the whole module is in the deep profile)

@@ -14,7 +14,8 @@
 - :mod:`.phase_explorer`: a family, a size and a density of the stored phase study; one of its instances
   solved live (chapter 5).
 - :mod:`.side_by_side`: CP, SAT and local search on one n, with what each cannot do (chapter 8).
-- :mod:`.playground`: the five as tabs (``notebooks/06-playground.ipynb``, ``make app``).
+- :mod:`.playground`: the five as tabs (``notebooks/06-playground.ipynb``, ``make app``); ``layout="projector"``
+  (or its toggle) for a lecture hall: the board first and large, keys of a clicker (:mod:`.projector`).
 - :mod:`.common`: the message line, callbacks that never raise, and :class:`~.common.Job`, which runs every
   solve, enumeration and sweep in the background with a time limit and a Stop button, so no app can freeze
   a lecture; :mod:`.svg`: the board as SVG (with ``data-n`` and an ``aria-label`` a browser test can read).

@@ -140,6 +140,7 @@ class Job:
         self._thread: threading.Thread | None = None
         self._event: threading.Event | None = None
         self.last_error: str | None = None
+        self.stopped = False
 
     @property
     def widget(self) -> widgets.HBox:
@@ -198,18 +199,23 @@ class Job:
             self.owner.say(self.last_error, "error")
             return
         self.last_error = None
-        self.status.value = f'<span class="nqk-done" style="color:#666">{html.escape(label)}: {took}</span>'
+        #: Whether the last job ended because Stop was pressed (its answer is partial, not a time-out).
+        self.stopped = event.is_set()
+        ended = f"stopped by you after {took}" if self.stopped else took
+        self.status.value = f'<span class="nqk-done" style="color:#666">{html.escape(label)}: {ended}</span>'
         try:
             done(outcome[0])
         except Exception as exc:  # a bug in drawing the answer: shown, not raised
             self.owner.say(describe_error(exc), "error")
 
     def stop(self) -> None:
-        """Stop the running job (its solver process too); harmless when nothing runs."""
+        """Stop the running job (its solver process too); harmless when nothing runs.  The status line says
+        "stopping" at once, so the page never still reads as running once Stop was pressed."""
         with self._lock:
             event = self._event
         if event is not None:
             event.set()
+            self.status.value = '<span class="nqk-busy">stopping …</span>'
 
     def wait(self, timeout: float = 120.0) -> None:
         """Block until the current job has ended and its answer is shown (tests and notebooks)."""
@@ -245,6 +251,23 @@ def figure_png(fig: Figure) -> bytes:
     except Exception:  # a figure made without pyplot needs no closing
         pass
     return buffer.getvalue()
+
+
+def placeholder_svg(text: str, width: int = 420, height: int = 60) -> bytes:
+    """A light box with one line of text, as SVG: what an image shows before it has a picture (an empty
+    image widget is drawn by browsers as a broken-image icon)."""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="nqk-placeholder" width="{width}" height="{height}">'
+            f'<rect x="1" y="1" width="{width - 2}" height="{height - 2}" rx="6" fill="#f6f6f6" stroke="#ccc" '
+            f'stroke-dasharray="4 3"/><text x="{width // 2}" y="{height // 2 + 5}" text-anchor="middle" '
+            f'font-family="sans-serif" font-size="14" fill="#666">{html.escape(text)}</text></svg>').encode()
+
+
+def show_image(image: widgets.Image, png: bytes | None, placeholder: str) -> None:
+    """Put a PNG into ``image``, or, when there is none, a placeholder saying what will appear there."""
+    if png:
+        image.format, image.value = "png", png
+    else:
+        image.format, image.value = "svg+xml", placeholder_svg(placeholder)
 
 
 def installed_solvers(method: Method | str) -> list[str]:

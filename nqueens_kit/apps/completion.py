@@ -15,6 +15,7 @@ background, each with a time limit, under one Stop button; if they disagree, the
 from __future__ import annotations
 
 import html
+import time
 from collections.abc import Sequence
 
 import ipywidgets as widgets
@@ -190,23 +191,30 @@ class CompletionPuzzle(Messages, widgets.VBox):
             solvers = installed_solvers(method)
             runs.append((method, method.choose(solver=solvers[0] if solvers else None)))
 
-        def work(stop: Stop) -> list[Verdict]:
+        def work(stop: Stop) -> tuple[list[Verdict], list[float]]:
             verdicts: list[Verdict] = []
+            walls: list[float] = []  # each method's whole call: process start, imports, building, solving
             for method, choice in runs:
                 if stop():
                     break
                 explained = any(result.status == Status.INFEASIBLE for _, _, result in verdicts)
+                started = time.perf_counter()
                 result = solve(problem, method, choice.variant, choice.solver, settings=choice.settings,
                                time_limit=APP_TIME_LIMIT, stop=stop, explain=not explained)
+                walls.append(time.perf_counter() - started)
                 verdicts.append((method, choice, result))
-            return verdicts
+            return verdicts, walls
 
         self.say("completing …")
         self.job.start(work, self._answer, f"completing {len(self.placed)} queens on {problem.n} × {problem.n}")
 
-    def _answer(self, verdicts: list[Verdict]) -> None:
-        lines = [f"{run_text(choice)}: {self._verdict(result)}" for _, choice, result in verdicts]
+    def _answer(self, answer: tuple[list[Verdict], list[float]]) -> None:
+        verdicts, walls = answer
+        lines = [f"{run_text(choice)}: {self._verdict(result)} ({ms(wall)} in all)"
+                 for (_, choice, result), wall in zip(verdicts, walls, strict=True)]
         lines += [f"{method.title}: not available here ({method.install_hint()})" for method in self.missing]
+        if verdicts:
+            lines.append(self.time_split(verdicts, walls))
         self.timings.value = "<div class='nqk-timings'>" + "<br>".join(html.escape(t) for t in lines) + "</div>"
         n = self.n.value
         solved = [result for _, _, result in verdicts if result.status == Status.SOLVED]
@@ -238,10 +246,21 @@ class CompletionPuzzle(Messages, widgets.VBox):
         self._paint()
 
     @staticmethod
+    def time_split(verdicts: Sequence[Verdict], walls: Sequence[float]) -> str:
+        """Where the time went: what the solvers report for building and solving, against the whole wait,
+        whose rest is each run's overhead (a fresh process started, the solver's library imported, and for
+        a "no", the search for the smallest set of queens that is already impossible)."""
+        inner = sum(result.build_seconds + result.solve_seconds for _, _, result in verdicts)
+        whole = sum(walls)
+        return (f"{ms(whole)} in all: {ms(inner)} building and solving, {ms(max(0.0, whole - inner))} starting "
+                "each solver's process and loading it (and, for a “no”, finding the queens that make it "
+                "impossible)")
+
+    @staticmethod
     def _verdict(result: SolveResult) -> str:
         words = {Status.SOLVED: "completed", Status.INFEASIBLE: "no completion", Status.TIMEOUT: "stopped or timed out"}
         took = result.build_seconds + result.solve_seconds
-        return f"{words.get(result.status, str(result.status))} in {ms(took)}"
+        return f"{words.get(result.status, str(result.status))} in {ms(took)} (build + solve)"
 
     def _paint(self) -> None:
         clashing = {cell for a, b, _ in self.conflicts() for cell in (a, b)}

@@ -47,12 +47,14 @@ class FormulaExplorer(Messages, widgets.VBox):
         self.board = widgets.HTML(value="")
         self.clauses = widgets.HTML(value="")
         self.families = widgets.HTML(value="")
+        #: The formula's size in one line, right under the controls: in view on a 1024 x 768 screen.
+        self.summary = widgets.HTML(value="")
         self.message = widgets.HTML(value="")
         self.dimacs = widgets.HTML(value="")
         self.show_dimacs = bool(dimacs)
         self._cnf: CNF | None = None
         super().__init__([
-            widgets.HBox([self.n, self.encoding, self.line]),
+            widgets.HBox([self.n, self.encoding, self.line]), self.summary,
             widgets.HBox([self.board, self.clauses], layout=widgets.Layout(align_items="flex-start",
                                                                              grid_gap="20px")),
             self.families, *([self.dimacs] if self.show_dimacs else []), self.message,
@@ -128,8 +130,9 @@ class FormulaExplorer(Messages, widgets.VBox):
             f"<div class='nqk-clauses'><b>{html.escape(_line_title(name))}</b>: {rule} among "
             f"{len(line.cells)} cells ({html.escape(cells)}); {total} clause{'s' if total != 1 else ''} "
             f"in the {html.escape(cnf.encoding)} encoding"
-            "<table><tr><th>#</th><th style='text-align:left'>clause</th><th style='text-align:left'>origin</th></tr>"
-            + "".join(rows) + "</table>" + more + "</div>"
+            "<div style='max-height:300px;overflow:auto'><table><tr><th>#</th><th style='text-align:left'>clause</th>"
+            "<th style='text-align:left'>origin</th></tr>"
+            + "".join(rows) + "</table></div>" + more + "</div>"
         )
 
     def _show_dimacs(self) -> None:
@@ -163,6 +166,10 @@ class FormulaExplorer(Messages, widgets.VBox):
         variables, clauses = predicted_size(cnf.n, cnf.encoding)
         agrees = (variables, clauses) == (cnf.num_vars, cnf.num_clauses)
         check = "✓ matches the closed form" if agrees else f"✗ the closed form says {variables} / {clauses}"
+        self.summary.value = (f"<div class='nqk-summary' style='font-size:15px'>{cnf.n} × {cnf.n} board, "
+                              f"{html.escape(cnf.encoding)} encoding: <b>{cnf.num_vars}</b> variables, "
+                              f"<b>{cnf.num_clauses}</b> clauses (<code>p cnf {cnf.num_vars} {cnf.num_clauses}"
+                              f"</code>) {check}; by family below</div>")
         self.families.value = (
             "<div class='nqk-families'><table style='border-collapse:collapse'><tr>"
             "<th style='text-align:left'>family</th><th style='padding:1px 12px'>lines</th>"

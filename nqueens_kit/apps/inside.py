@@ -33,7 +33,7 @@ from ..methods.sat.encodings import ENCODINGS
 from ..problem.board import Cell, Problem, parse_cell
 from ..runtime import isolate
 from ..solvers import ILP_SOLVERS, SAT_SOLVERS
-from .common import APP_TIME_LIMIT, Job, Messages, Stop, clamp_size, dropdown, figure_png, guarded
+from .common import APP_TIME_LIMIT, Job, Messages, Stop, clamp_size, dropdown, figure_png, guarded, show_image
 from .svg import board_svg
 
 if TYPE_CHECKING:
@@ -47,6 +47,8 @@ BNB_MAX_N = 8
 DECISION_FRAME = "#0072B2"
 #: Font size (px) of the recent steps listed beside the board: readable on a projector.
 TRACE_FONT_PX = 15
+#: What the implication graph's place says before the step reaches the first conflict.
+GRAPH_WAITING = "the implication graph appears here at the first conflict"
 
 
 def frame_cells(svg: str, cells: Iterable[Cell], colour: str = DECISION_FRAME) -> str:
@@ -99,6 +101,7 @@ class Inside(Messages, widgets.VBox):
         self.event_line = widgets.HTML("")
         self.recent = widgets.HTML("")
         self.graph = widgets.Image(format="png", layout=widgets.Layout(max_width="640px"))
+        show_image(self.graph, None, GRAPH_WAITING)
         self.graph_step: int | None = None
         self.job = Job(self, [self.run_button])
         self.trace_result: Trace | None = None
@@ -114,6 +117,8 @@ class Inside(Messages, widgets.VBox):
         self.node = widgets.Select(options=[], rows=12, layout=widgets.Layout(width="520px"))
         self.tree_image = widgets.Image(format="png")
         self.node_view = widgets.Image(format="png")
+        show_image(self.tree_image, None, "press “Branch and bound”: the tree appears here")
+        show_image(self.node_view, None, "pick a node: its LP values appear here")
         self.bnb_job = Job(self, [self.bnb_button])
         self.tree: Tree | None = None
         trace_view = widgets.VBox([
@@ -213,7 +218,8 @@ class Inside(Messages, widgets.VBox):
 
         result = self.trace_result
         if result is None or result.engine != "kit":
-            self.graph.value, self.graph_step = b"", None
+            show_image(self.graph, None, "CaDiCaL's trail carries no reasons: no implication graph")
+            self.graph_step = None
             return
         at = [c for c in conflict_steps(result) if c <= k]
         step = at[-1] if at else None
@@ -221,10 +227,10 @@ class Inside(Messages, widgets.VBox):
             return
         self.graph_step = step
         if step is None:
-            self.graph.value = b""
+            show_image(self.graph, None, GRAPH_WAITING)
             return
         with presentation():
-            self.graph.value = figure_png(draw_implication_graph(result, step))
+            show_image(self.graph, figure_png(draw_implication_graph(result, step)), GRAPH_WAITING)
 
     # ------------------------------------------------------------------ branch and bound
 
@@ -251,7 +257,7 @@ class Inside(Messages, widgets.VBox):
         self.node.options = [(line.replace(" ", "\u00a0"), node_id) for line, node_id in zip(labels, order,
                                                                                                 strict=True)]
         self.node.value = 0
-        self.tree_image.value = figure_png(plot_bnb_tree(tree))
+        show_image(self.tree_image, figure_png(plot_bnb_tree(tree)), "no tree")
         counts = ", ".join(f"{v} {k}" for k, v in tree.counts().items() if v)
         self.say(f"{tree.status}: {len(tree.nodes)} nodes ({counts})")
 
@@ -263,8 +269,8 @@ class Inside(Messages, widgets.VBox):
             return
         node = self.tree.nodes[self.node.value]
         title = f"node #{node.id}: {node.status}" + (f", LP {node.bound:.2f}" if node.bound is not None else "")
-        self.node_view.value = figure_png(heatmap(self.tree.problem.n, node.values, title=title,
-                                                  label="LP value of the cell"))
+        show_image(self.node_view, figure_png(heatmap(self.tree.problem.n, node.values, title=title,
+                                                      label="LP value of the cell")), "no LP values")
 
 
 def inside(n: object = 6) -> Inside:

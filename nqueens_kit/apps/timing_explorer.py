@@ -25,7 +25,7 @@ from ..bench import choice_from_row, make_configs, parse_choice, run_sweep
 from ..bench.config import DEFAULT_METHODS
 from ..bench.results import ResultRow
 from ..methods import Choice, get_method, methods_with
-from .common import Job, Messages, Stop, figure_png, guarded, installed_solvers, ms
+from .common import Job, Messages, Stop, figure_png, guarded, installed_solvers, ms, show_image
 
 #: The timing explorer refuses sweeps of more runs than this (each run is a fresh process).
 TIMING_MAX_RUNS = 150
@@ -102,8 +102,11 @@ class TimingExplorer(Messages, widgets.VBox):
         self.progress = widgets.IntProgress(value=0, min=0, max=1, layout=widgets.Layout(width="300px"))
         self.progress_label = widgets.Label("")
         self.plot = widgets.Image(format="png", layout=widgets.Layout(max_width="760px"))
+        show_image(self.plot, None, "press Run: the plot grows here as the runs come in")
         self.job = Job(self, [self.run_button])
         self.rows: list[ResultRow] = []
+        #: Runs the sweep under way (or the last one) asked for; the plot's title says how many are in.
+        self.total = 0
         settings = widgets.VBox([self.ns, self.step, self.repeat, self.placed, self.timeout])
         hint = widgets.HTML("<small>Ctrl- or Shift-click to choose several methods. “queens placed” puts that "
                             "many random non-attacking queens on each board first (completion instances). Each "
@@ -118,6 +121,7 @@ class TimingExplorer(Messages, widgets.VBox):
         ])
         self.add_class("nqk-timing-explorer")
         self.run_button.on_click(lambda _: self.run())
+        self.job.stop_button.on_click(lambda _: self._stopping())
 
     def sizes(self) -> list[int]:
         """The board sizes the current settings ask for (both ends included)."""
@@ -144,7 +148,7 @@ class TimingExplorer(Messages, widgets.VBox):
             self.say(f"that is {total} runs; choose fewer methods, sizes or repeats (at most {TIMING_MAX_RUNS})",
                      "error")
             return
-        self.rows = []
+        self.rows, self.total = [], total
         self.progress.max, self.progress.value = total, 0
         self.progress.bar_style = ""
         self.progress_label.value = f"0 of {total} runs"
@@ -172,12 +176,20 @@ class TimingExplorer(Messages, widgets.VBox):
 
         self.job.start(work, self._finish, f"timing {total} runs")
 
+    def _stopping(self) -> None:
+        """Stop pressed: say so at once (the run under way is being killed; the sweep ends after it)."""
+        if self.job.busy:
+            self.say(f"stopping after {len(self.rows)} of {self.total} runs …", "warn")
+
     def _finish(self, answer: tuple[float, bool]) -> None:
         seconds, stopped = answer
         self._draw()
+        if stopped:
+            self.progress_label.value = f"stopped by you: {len(self.rows)} of {self.total} runs done"
         problems = [r for r in self.rows if r["status"] in ("error", "unknown", "timeout", "memout")]
         self.progress.bar_style = "success" if not problems and not stopped else "warning"
-        summary = f"{'stopped after' if stopped else 'done:'} {len(self.rows)} runs in {seconds:.1f} s"
+        summary = (f"stopped by you after {len(self.rows)} of {self.total} runs ({seconds:.1f} s)" if stopped
+                   else f"done: {len(self.rows)} runs in {seconds:.1f} s")
         if problems:
             first = problems[0]
             summary += (f"; {len(problems)} did not finish (first: {choice_from_row(first).label}, n = {first['n']}: "
@@ -188,8 +200,17 @@ class TimingExplorer(Messages, widgets.VBox):
         from ..viz.charts import plot_time
 
         if any(row["status"] in ("solved", "infeasible") for row in self.rows):
-            self.plot.value = figure_png(plot_time(self.rows, title=f"median build + solve time of "
-                                                                    f"{self.repeat.value} runs"))
+            show_image(self.plot, figure_png(plot_time(self.rows, title=self.plot_title())), "")
+
+    def plot_title(self) -> str:
+        """The plot's title: how many runs it shows, of how many asked for (a partial sweep says so, and
+        names no number of repeats its points may not have yet)."""
+        done = len(self.rows)
+        if done < self.total and self.job.busy:
+            return f"build + solve time: {done} of {self.total} runs so far (median of the runs in)"
+        if done < self.total:
+            return f"build + solve time: the {done} of {self.total} runs done before Stop (median of those)"
+        return f"median build + solve time of {self.repeat.value} run{'s' if self.repeat.value != 1 else ''}"
 
 
 def timing_explorer(choices: Sequence[Choice | tuple[str, ...] | str] | None = None, ns: tuple[int, int] = (4, 16),

@@ -161,6 +161,7 @@ def plot_time(
     fig, ax = new_axes(ax, (8, 5))
     limits = [e["time_limit"] for e in summary if e["timeouts"] and e["time_limit"]]
     repeats = max((e["runs"] for e in summary), default=1)
+    fewest = min((e["runs"] for e in summary), default=1)  # a partial sweep: some points have fewer runs
     groups = _by_config(summary)
     looks = plot_styles(_choice_of(entries[0]) for entries in groups.values())
     for label, entries in groups.items():
@@ -187,11 +188,17 @@ def plot_time(
     _seconds_axis(ax.yaxis)
     ax.set_xlabel("n (board size)")
     what = {"total": "build + solve", "solve": "solve", "build": "build"}[metric]
-    ax.set_ylabel(f"{what} time" + (f"\n(median of {repeats}; band: min–max)" if repeats > 1 else ""))
+    runs = f"{fewest}–{repeats}" if fewest != repeats else f"{repeats}"
+    ax.set_ylabel(f"{what} time" + (f"\n(median of {runs}; band: min–max)" if repeats > 1 else ""))
     ax.grid(True, which="major", alpha=0.4)
     ax.grid(True, which="minor", alpha=0.12)
     _legend(ax, "best", own, handles, labels)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    sizes = {e["n"] for e in summary}
+    if len(sizes) == 1:  # one n (a sweep's first rows): its own tick, not a degenerate axis of 3.80 ... 4.20
+        (only,) = sizes
+        ax.set_xlim(only - 1, only + 1)
+        ax.set_xticks([only])
     ax.set_title(title or f"Time against board size ({what})", fontsize="large")
     return fig
 
@@ -275,8 +282,6 @@ def plot_size(rows: Sequence[Mapping[str, object]], title: str | None = None) ->
             else:
                 ax.plot(*zip(*points, strict=True), linestyle=look["linestyle"], linewidth=1, marker="o",
                         markersize=4, color=look["color"], label=name)
-    notes = {panel: f"{panel} (lines: closed form, dots: measured)" if panel in predicted else f"{panel} (measured)"
-             for panel in panels}
     plain = FuncFormatter(lambda value, _pos: f"{value:,.0f}" if value >= 1 else f"{value:g}")
     ticks = [t for t in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024) if ns_all[0] <= t <= ns_all[-1]]
     for panel, ax in axes_by.items():
@@ -292,17 +297,22 @@ def plot_size(rows: Sequence[Mapping[str, object]], title: str | None = None) ->
         ax.yaxis.set_minor_formatter(plain if high < 15 * low else NullFormatter())
         ax.set_xlabel("n (board size)")
         ax.set_ylabel(panel)
-        ax.set_title(notes[panel], fontsize="small")
+        # The panel names what it counts; what lines and dots mean goes once under the title (long panel
+        # titles collided with each other and were clipped at the figure's edge).
+        ax.set_title(panel, fontsize="medium")
         ax.grid(True, which="both", alpha=0.25)
     pairs = [(label, handle) for ax in axes_by.values()
              for handle, label in zip(*ax.get_legend_handles_labels(), strict=True)]
     first = {label: handle for label, handle in reversed(pairs)}  # the first handle of each label
     legend = {label: first[label] for label, _ in pairs}  # in the order the labels first appear
-    if legend:  # one legend for every panel: a (method, variant) looks the same in each
-        fig.legend(list(legend.values()), list(legend), loc="outside right upper", fontsize="small",
-                   ncols=math.ceil(len(legend) / LEGEND_COLUMN_ROWS))
-    if title:
-        fig.suptitle(title)
+    if legend:  # one legend for every panel, below them, so it can cover neither a curve nor the title
+        fig.legend(list(legend.values()), list(legend), loc="outside lower center", fontsize="small",
+                   ncols=min(len(legend), 3))
+    unpredicted = [panel for panel in panels if panel not in predicted]
+    note = "lines: closed form, dots: measured" if predicted else "dots: measured"
+    if predicted and unpredicted:
+        note += f"; {', '.join(unpredicted)}: measured only"
+    fig.suptitle(f"{title}\n({note})" if title else note, fontsize="medium" if title else "small")
     return fig
 
 
@@ -345,7 +355,13 @@ def plot_build_solve(rows: Sequence[Mapping[str, object]], title: str | None = N
             ax.text(0.5, 0.5, "no completed runs", ha="center", va="center", transform=ax.transAxes)
     for ax in flat[count:]:
         ax.set_axis_off()
-    flat[0].legend(fontsize="small", loc="upper left")
+    # One legend for all panels, in a free panel if there is one, else under them: inside a panel it covered
+    # the tallest (largest-n) bar.
+    handles, labels = flat[0].get_legend_handles_labels()
+    if count < len(flat):
+        flat[count].legend(handles, labels, loc="center", fontsize="medium")
+    else:
+        fig.legend(handles, labels, loc="outside lower center", ncols=2, fontsize="small")
     fig.suptitle(title or "Build time and solve time (stacked)", fontsize="large")
     return fig
 
@@ -428,7 +444,9 @@ def plot_phase(summary: Sequence[Mapping[str, Any]], title: str | None = None, c
     """A phase-transition study (:func:`nqueens_kit.bench.phase.phase_summary`): left, the share of random
     instances that have a solution against the density, one line per n; right, the median cost per
     configuration against density at the largest n: ``cost`` ``seconds`` (PAR-2 dashed), ``conflicts`` (the
-    SAT solvers that count them) or ``nodes`` (ILP).  A dotted line marks where half can be completed."""
+    SAT solvers that count them) or ``nodes`` (ILP).  A dotted line marks where half can be completed.  The
+    share is of the instances decided within the limit; where some were not, the share of those unfinished is
+    drawn dashed in the colour of its n (the share, and so the crossing, is then an estimate)."""
     if cost not in PHASE_COSTS:
         raise InputError(f"unknown cost {cost!r}; valid: {', '.join(PHASE_COSTS)}")
     column, cost_label = PHASE_COSTS[cost]
@@ -445,10 +463,15 @@ def plot_phase(summary: Sequence[Mapping[str, Any]], title: str | None = None, c
         if points:
             left.plot(*zip(*points, strict=True), marker="o", color=greys(i / max(1, len(ns) - 1) * 0.85),
                       label=f"n = {n}")
+        unfinished = sorted((e["density"], (e.get("unsolved") or 0) / e["instances"]) for e in summary
+                            if e["n"] == n and e["config"] == first and e.get("instances"))
+        if any(share for _, share in unfinished):
+            left.plot(*zip(*unfinished, strict=True), linestyle="--", linewidth=1.4, marker="x", markersize=4,
+                      color=greys(i / max(1, len(ns) - 1) * 0.85), label=f"n = {n}: share not finished")
     left.axhline(0.5, color="0.6", linestyle=":", linewidth=1)
     left.set_ylim(-0.03, 1.03)
     left.set_xlabel(axis)
-    left.set_ylabel("share that has a solution")
+    left.set_ylabel("share that has a solution (of those decided)")
     left.grid(True, alpha=0.3)
     if ns:
         left.legend(fontsize="small")
