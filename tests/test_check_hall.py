@@ -87,3 +87,8 @@ def test_a_refuted_placement_is_refused_and_an_unknown_constraint_too() -> None:
         check_hall(Problem(4, [(1, 1), (2, 3)]), [3, 4], [(3, 2)])
     with pytest.raises(InputError):
         check_hall(EXERCISE, [2, 4, 6], [(3, 4)], constraint="rows")
+
+
+def test_a_board_that_is_not_a_problem_is_refused_in_one_line() -> None:
+    with pytest.raises(InputError, match="takes the board as a Problem"):
+        check_hall("6 queens", [2, 4, 6], [(3, 4)])  # type: ignore[arg-type]

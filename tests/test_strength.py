@@ -18,6 +18,7 @@ from nqueens_kit.course.strength import (
     impossible_completions,
     impossible_trees,
 )
+from nqueens_kit.errors import InputError
 from nqueens_kit.methods.ilp.model import Relaxation, lp_relaxation
 
 SOLVERS = ilp_solvers_here()
@@ -175,3 +176,8 @@ def test_check_branching_tells_a_bound_of_another_tied_cell() -> None:
     assert "after branching on (2, 2)" in check_branching(made, (1, 1), 3).message
     assert "nothing to branch on" in check_branching(replace(root, values=dict.fromkeys(root.values, 1.0)),
                                                      (1, 1), 4).message
+
+
+def test_check_branching_refuses_what_is_not_a_relaxation_in_one_line() -> None:
+    with pytest.raises(InputError, match="solved max-queens LP relaxation"):
+        check_branching(None, (1, 1), 2.0)  # type: ignore[arg-type]

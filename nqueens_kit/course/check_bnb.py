@@ -111,7 +111,7 @@ def check_branching(root: Relaxation, cell: object, bound: object, value: int = 
     """Check the next branching step of the kit's branch and bound from the LP ``root`` (max-queens): ``cell``
     is a fractional cell whose value is closest to 1/2 (any of the tied cells is right), ``bound`` the LP
     bound of its child with ``x[cell] = value`` (None or ``"infeasible"`` if that LP has no point)."""
-    if root.status != "optimal" or root.objective is None:
+    if not isinstance(root, Relaxation) or root.status != "optimal" or root.objective is None:
         raise InputError("check_branching needs a solved max-queens LP relaxation (lp_relaxation(..., 'max-queens'))")
     try:
         chosen = parse_cell(cell)

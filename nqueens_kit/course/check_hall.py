@@ -91,6 +91,9 @@ def check_hall(problem: Problem, rows: object, removed: object, constraint: str 
     """Whether ``rows`` form a Hall set of the AllDifferent ``constraint`` (``columns``, ``anti-diagonals`` or
     ``diagonals``) in the domains arc consistency leaves for ``problem``, and whether it removes every cell of
     ``removed`` (one (row, column) or a list of them) from a row's domain."""
+    if not isinstance(problem, Problem):
+        raise InputError("check_hall takes the board as a Problem (e.g. Problem(6, [(1, 3)])), "
+                         f"not {type(problem).__name__}")
     if constraint not in SHIFTS:
         raise InputError(f"unknown constraint {constraint!r}; valid: {', '.join(SHIFTS)}")
     n, state = problem.n, start_domains(problem)
