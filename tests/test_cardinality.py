@@ -107,6 +107,8 @@ def test_check_first_propagation_accepts_every_form_of_the_right_answer(ruled_ou
     (RULED_OUT, [], "row 2's at-least-one clause"),
     (RULED_OUT, [(2, 4), (4, 3)], "no clause forces (4, 3) yet"),
     ("1,1", [], "list of cells"),
+    (RULED_OUT, [(2, 4), (1, 1)], "(1, 1) is ruled out in the first round"),
+    (RULED_OUT, [(2, 4), (1, 2)], "the queen's own cell: it was placed"),
 ])
 def test_check_first_propagation_names_the_flaw(ruled_out, forced, flaw: str) -> None:
     verdict = check_first_propagation(ruled_out, forced)

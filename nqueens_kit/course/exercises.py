@@ -450,6 +450,11 @@ def check_first_propagation(ruled_out: object, forced: object, n: int = 4, queen
                               f"¬P[{q[0]},{q[1]}] ∨ ¬P[{cell[0]},{cell[1]}] exists, so the first round cannot "
                               f"rule it out{later}.", cell)
     for cell in sorted(given_forced - truth_forced):
+        if cell == q:
+            return Verdict(False, f"Not yet: {q} is the queen's own cell: it was placed, not forced.", cell)
+        if cell in out:
+            return Verdict(False, f"Not yet: {cell} is ruled out in the first round (it shares "
+                                  f"{_shared_line(q, cell)} with the queen), so no queen can be forced there.", cell)
         left = next(free for free in units if cell in free)
         return Verdict(False, f"Not yet: no clause forces {cell} yet: no at-least-one clause holding it is unit "
                               f"(one still has {len(left)} free cells: {', '.join(map(str, sorted(left)))}).", cell)

@@ -1,6 +1,7 @@
 """Chapter 4: what unit propagation deduces from one line, against generalized arc consistency (GAC).
 
-GAC on a constraint rules out every value that no solution of that constraint alone supports.  For *at most
+GAC on a constraint rules out every value that has no support: no solution of that constraint alone that uses
+only values still open to the other variables.  For *at most
 k* of the literals of a line that means: once k are true, every other is false (and k + 1 true is a
 conflict); *exactly one* adds: once all but one are false, the last is true.  An encoding "is GAC" when
 unit propagation on its clauses makes every such deduction, from every partial assignment of the literals.
