@@ -166,3 +166,30 @@ def test_earlier_lemmas_make_a_later_one_rup(corner) -> None:
     assert last == ()
     assert not check_rup_lemma(corner, [], last)  # the empty clause needs the lemmas before it
     assert check_rup_lemma(corner, lemmas, last)
+
+
+def test_a_non_rup_lemma_of_an_unsatisfiable_formula_is_not_called_implied(corner) -> None:
+    """Every clause follows from the corner formula (it has no model), so the checker must not praise the lemma
+    as implied: it says why it follows and that propagation does not show it."""
+    for lemma in (["¬P[1,1]"], ["¬P[2,4]"], ["P[3,5]", "P[4,2]"]):
+        verdict = check_rup_lemma(corner, [], lemma)
+        assert not verdict
+        assert "no model at all" in verdict.message and "implies it" not in verdict.message
+        assert "Prove another lemma first" in verdict.message and "shorter step" not in verdict.message
+    satisfiable = build_cnf(Problem(8, [(1, 1)]))  # has boards; no completion puts a queen on (2,3)
+    implied = check_rup_lemma(satisfiable, [], ["¬P[2,3]"])
+    assert not implied and implied.counterexample
+    assert "true (the formula implies it)" in implied.message and "no model at all" not in implied.message
+
+
+def test_counts_in_verdicts_agree_in_number() -> None:
+    """No verdict says "1 literals"; a propagation that sets one literal says "1 literal"."""
+    for cnf in (build_cnf(Problem(6, [(1, 1)])), build_cnf(4)):
+        n = cnf.problem.n
+        for r in range(1, n + 1):
+            for c in range(1, n + 1):
+                message = check_rup_lemma(cnf, [], [f"¬P[{r},{c}]"]).message
+                assert " 1 literals" not in message and " 1 board cells" not in message
+    tiny = build_cnf(1)  # the one cell must hold the queen: assuming it empty sets one literal
+    one = check_rup_lemma(tiny, [], ["P[1,1]"])
+    assert one and "sets 1 literal and" in one.message

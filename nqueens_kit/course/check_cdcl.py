@@ -207,7 +207,7 @@ def check_rup_lemma(cnf: CNF, earlier: Sequence[Sequence[int]], answer: object) 
         failed = _names(cnf, done.conflict) if done.conflict else "one of your literals against a unit fact"
         negated = ", ".join(name(-lit) for lit in lemma) or "nothing assumed"
         return Verdict(True, f"Correct: from {negated} (the lemma false), unit propagation sets "
-                             f"{len(done.trail)} literals and makes {failed} false: a RUP lemma.")
+                             f"{_count(len(done.trail), 'literal')} and makes {failed} false: a RUP lemma.")
     import pycosat  # a dependency of the kit
 
     model = pycosat.solve([list(c) for c in clauses] + [[-lit] for lit in lemma])
@@ -221,11 +221,19 @@ def check_rup_lemma(cnf: CNF, earlier: Sequence[Sequence[int]], answer: object) 
                               f"{' with the earlier lemmas' if before else ''}; here it stops with no clause false.  "
                               "The empty clause comes last, after the lemmas that make propagation fail.")
     set_cells = [lit for lit, _ in done.trail if abs(lit) <= cnf.board_vars]
-    return Verdict(False, f"Not yet: true (the formula implies it) but not by unit propagation alone: assuming it "
-                          f"false, propagation stops after setting {len(done.trail)} literals "
-                          f"({len(set_cells)} of them board cells) with no clause false.  It needs search: prove "
-                          "a shorter step first, as a lemma, and propagation can use it.",
+    # An unsatisfiable formula implies every clause, so "true" alone would praise any guess there.
+    why = ("follows only because the formula has no model at all (every clause follows from an unsatisfiable "
+           "formula)" if pycosat.solve([list(c) for c in clauses]) == "UNSAT" else "true (the formula implies it)")
+    return Verdict(False, f"Not yet: {why}, but not by unit propagation alone: assuming it false, propagation "
+                          f"stops after setting {_count(len(done.trail), 'literal')} "
+                          f"({_count(len(set_cells), 'board cell')} among them) with no clause false.  "
+                          "Prove another lemma first, which propagation can then use.",
                    counterexample=tuple(lit for lit, _ in done.trail))
+
+
+def _count(k: int, noun: str) -> str:
+    """``k`` and ``noun``, plural unless ``k`` is one."""
+    return f"{k} {noun}" if k == 1 else f"{k} {noun}s"
 
 
 __all__ = ["check_first_uip", "check_rup_lemma", "parse_clause"]
