@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from itertools import combinations
 
 from ..errors import InputError
-from ..methods.ilp.model import Relaxation, build_model, lp_relaxation
+from ..methods.ilp.model import Relaxation, build_model, lp_relaxation, solved_state
 from ..problem.board import Cell, Problem, parse_cell, shown
 from ..solvers import get_solver
 from ..solvers.ilp_pulp import IlpSolver
@@ -41,8 +41,8 @@ def lines_lp_with(n: int, groups: Iterable[Iterable[Cell]], solver: str | None =
     model = build_model(Problem(n), "lines", relax=True)
     for k, group in enumerate(groups):
         model.prob += pulp.lpSum(model.x[cell] for cell in group) <= 1, f"extra_{k}"
-    model.prob.solve(backend.engine(msg=False))
-    return str(pulp.LpStatus[model.prob.status]).lower()
+    state, _ = solved_state(model.prob, model.prob.solve(backend.engine(msg=False)))
+    return state
 
 
 def _blocks(n: int) -> list[frozenset[Cell]]:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TypedDict
 
 from ..inside.bnb import branch_and_bound
-from ..methods.ilp.model import lp_relaxation
+from ..methods.ilp.model import lp_relaxation, solved_state
 from ..problem.board import Cell, Problem
 from ..solvers import get_solver
 from ..solvers.ilp_pulp import IlpSolver
@@ -83,9 +83,9 @@ def assignment_lp(n: int, costs: dict[Cell, int], diagonals: bool, solver: str |
             prob += total == 1, line.name
         elif diagonals:
             prob += total <= 1, line.name
-    prob.solve(backend.engine(msg=False))
+    state, _ = solved_state(prob, prob.solve(backend.engine(msg=False)))
     values = {cell: min(1.0, max(0.0, float(var.varValue or 0.0))) for cell, var in x.items()}
-    return {"n": n, "diagonals": diagonals, "state": pulp.LpStatus[prob.status].lower(),
+    return {"n": n, "diagonals": diagonals, "state": state,
             "objective": round(sum(costs[cell] * v for cell, v in values.items()), 6), "values": values,
             "fractional": sum(TOLERANCE < v < 1 - TOLERANCE for v in values.values())}
 

@@ -217,8 +217,9 @@ class _Run:
     log: str = ""
 
 
-def _classify(prob: LpProblem, returned: Any) -> tuple[str, Statistics]:  # PuLP 4's LpSolveStats, or a code
-    """``(state, stats)`` from what ``prob.solve`` returned (PuLP 4) or left on ``prob`` (PuLP 2 / 3)."""
+def solved_state(prob: LpProblem, returned: Any) -> tuple[str, Statistics]:  # returned: PuLP 4 LpSolveStats
+    """``(state, stats)`` from what ``prob.solve`` returned (PuLP 4) or left on ``prob`` (PuLP 2 / 3): the one
+    way to read a solve's outcome on every PuLP version the kit allows (PuLP 4 has no ``LpStatus`` table)."""
     if hasattr(returned, "has_solution"):  # PuLP 4: an LpSolveStats
         status = getattr(returned.status, "name", str(returned.status))
         if returned.has_solution:
@@ -291,7 +292,7 @@ def _run(model: IlpModel, backend: IlpSolver, deadline: float | None, settings: 
                 raise InputError(f"{backend.name} could not write its files in {tmp}: {detail}") from None
             raise SolverError(f"{backend.name} failed: {detail}") from None
         seconds = time.perf_counter() - start
-        state, stats = _classify(model.prob, returned)
+        state, stats = solved_state(model.prob, returned)
         text = Path(log_path).read_text(errors="replace") if os.path.exists(log_path) else ""
         state = backend.read_statistics(model.prob, text, state, stats)
     stats["found_as"] = backend.found_as()
