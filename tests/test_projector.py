@@ -106,8 +106,9 @@ def test_a_large_board_is_drawn_plain_with_each_queen_a_filled_cell() -> None:
 # ------------------------------------------------------------------------------------------ after a Stop
 
 
-def test_a_stopped_search_says_the_user_stopped_it_not_a_time_limit() -> None:
-    app = w.board_explorer(n=31, method="backtrack")  # plain backtracking needs far longer than a second here
+def test_a_stopped_search_says_the_user_stopped_it_not_a_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NQUEENS_KIT_NO_JIT", "1")  # backtracking in Python needs far longer than a second here
+    app = w.board_explorer(n=31, method="backtrack")
     time.sleep(1.0)
     assert app.job.busy
     app.job.stop_button.click()

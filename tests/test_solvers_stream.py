@@ -162,7 +162,7 @@ def test_the_solvers_listing_advises_for_large_boards(capsys) -> None:
     from nqueens_kit.cli import main
 
     advised = {name for name, entry in SAT_SOLVERS.items() if entry.advice}
-    assert {"cryptominisat5", "pysat-kissat"} <= advised
+    assert {"cryptominisat5", "pysat-minicard"} <= advised
     assert main(["solvers", "--json"]) == 0
     listed = json.dumps(json.loads(capsys.readouterr().out))
     for name in advised:

@@ -267,7 +267,7 @@ class BoardExplorer(Messages, widgets.VBox):
             boards: list[Board] = []
             complete = False
             if result.status == Status.SOLVED and not method.has("iterate"):
-                boards, complete = [result.queens], True  # the method gives one board and cannot list others
+                boards, complete = [tuple(result.queens)], True  # the method gives one board and cannot list others
             elif result.status == Status.SOLVED and eager:
                 boards, complete = first_boards(problem, method, choice.variant, choice.solver,
                                                 settings=choice.settings, time_limit=APP_TIME_LIMIT, stop=stop)
@@ -279,7 +279,7 @@ class BoardExplorer(Messages, widgets.VBox):
         method, choice, result, boards, complete, stopped = answer
         self._stats_text = self._stats(choice, result, stopped)
         if result.status == Status.SOLVED:
-            self._boards = list(boards) or [result.queens]
+            self._boards = list(boards) or [tuple(result.queens)]
             self._total = len(self._boards) if complete else None
             self._say_verified(method, result.verified)
         elif result.status == Status.INFEASIBLE:

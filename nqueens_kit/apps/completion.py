@@ -221,7 +221,7 @@ class CompletionPuzzle(Messages, widgets.VBox):
         refused = [(method, result) for method, _, result in verdicts if result.status == Status.INFEASIBLE]
         if solved:
             first = solved[0]
-            self.solution = first.queens
+            self.solution = tuple(first.queens)
             placed = len(self.placed)
             self.say(f"completed: {n - placed} queen{'s' if n - placed != 1 else ''} added to your {placed}"
                      + ("" if first.verified else " (but verify() rejects it!)"), "ok" if first.verified else "error")

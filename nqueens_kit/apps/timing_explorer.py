@@ -24,7 +24,8 @@ import ipywidgets as widgets
 from ..bench import choice_from_row, make_configs, parse_choice, run_sweep
 from ..bench.config import DEFAULT_METHODS
 from ..bench.results import ResultRow
-from ..methods import Choice, get_method, methods_with
+from ..errors import InputError
+from ..methods import Choice, Method, get_method, methods_with
 from .common import Job, Messages, Stop, figure_png, guarded, installed_solvers, ms, show_image
 
 #: The timing explorer refuses sweeps of more runs than this (each run is a fresh process).
@@ -48,8 +49,18 @@ def timing_choices() -> list[tuple[str, Choice]]:
         advised = {name for name, entry in method.solvers().items() if entry.advice}
         for index, solver in enumerate(solvers):
             variants = every if index == 0 or solver in advised else bench
-            choices += [method.choose(variant, solver) for variant in variants]
+            choices += [c for c in (method.choose(variant, solver) for variant in variants) if _runs(method, c)]
     return [(choice.label, choice) for choice in dict.fromkeys(choices)]
+
+
+def _runs(method: Method, choice: Choice) -> bool:
+    """Whether the method runs this configuration (a variant some solvers refuse, as native cardinality
+    constraints on a clause-only solver, is not offered with them)."""
+    try:
+        method.check(None, "solve", choice)
+    except InputError:
+        return False
+    return True
 
 
 def default_choices(offered: Sequence[Choice]) -> list[Choice]:

@@ -25,7 +25,8 @@ from ..runtime.limits import physical_memory
 from ..solvers.base import package_version
 from .results import Meta
 
-PACKAGES = ("pycosat", "pulp", "cbcbox", "highspy", "python-sat", "ortools", "pyganak", "matplotlib", "tqdm", "numpy")
+PACKAGES = ("pycosat", "pulp", "cbcbox", "highspy", "python-sat", "ortools", "pyganak", "matplotlib", "tqdm", "numpy",
+            "numba")
 
 
 def now() -> str:

@@ -32,6 +32,7 @@ from ..methods import Choice, count, get_method
 from ..problem.board import verify
 from ..problem.reference import published_count
 from ..problem.results import Status
+from ..runtime.jit import jit_name
 from ..runtime.limits import check_time_limit
 from .results import Meta
 from .sweep import Run
@@ -55,6 +56,7 @@ class FrontierRow(TypedDict, total=False):
     peak_rss_mb: float | None  # solving only
     count: int | None  # counting only
     why: str | None  # counting only: why the first failure failed
+    runner: str  # counting only: what ran the kit's own search kernels (numba x.y or Python; jit_name())
     first_failure: int | None
     attempts: int
     created: str | None  # the run a row comes from (:func:`merge_frontier`)
@@ -184,7 +186,7 @@ def count_frontier(configs: Sequence[Choice], limit: float = DEFAULT_LIMIT, star
                      "solver": config.solver, "settings": config.settings, "limit": limit,
                      "largest_n": best[0] if best else None, "seconds": best[1] if best else None,
                      "count": best[2] if best else None, "first_failure": failure, "why": reason,
-                     "attempts": attempts})
+                     "attempts": attempts, "runner": jit_name()})
     return rows
 
 

@@ -19,7 +19,7 @@ from ..errors import InputError
 
 if TYPE_CHECKING:
     from ..methods import Method
-    from ..problem.board import Problem
+    from ..problem.board import ColumnBoard, Problem
     from ..problem.results import SolveResult, Status
 
 # The kit itself is imported by the functions that use it: ``nqueens-kit --help`` lists the commands without it.
@@ -30,6 +30,9 @@ EXIT_OK, EXIT_NO, EXIT_INPUT, EXIT_TIMEOUT, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2
 NO_ANSWER = ("timeout", "memout", "unknown")
 #: Boards larger than this are not drawn as text (use --json for the queens).
 DRAW_LIMIT = 64
+#: ``--json`` lists the queens of boards up to this size; a larger board is summarised (its digest and first
+#: columns), and ``--board-file`` writes it whole (the value of nqueens_kit.problem.board.LISTED_BOARD_N).
+JSON_LISTED_N = 10_000
 
 
 class Later(str):
@@ -110,8 +113,95 @@ def add_place(p: argparse.ArgumentParser) -> None:
                    help="pre-place a queen at row R, column C (1-based); repeatable")
 
 
-def add_json(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+def add_json(p: argparse.ArgumentParser, help_text: str = "print one JSON object instead of text") -> None:
+    p.add_argument("--json", action="store_true", help=help_text)
+
+
+def add_board_file(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--board-file", metavar="FILE", default=None,
+                   help="write the board found to FILE: its columns row by row, one per line (FILE.json: a JSON "
+                        "object with n and the list of columns); written whole or not at all, never to a folder "
+                        "or a device")
+
+
+#: How many columns :func:`write_board_file` turns into text at a time.
+BOARD_FILE_SLICE = 100_000
+
+
+def check_board_file(path: str | None) -> None:
+    """Refuse (one line) a --board-file the kit may not write (a folder, a device, a FIFO, a missing
+    folder), before the solve starts."""
+    if path is not None:
+        from ..runtime.files import output_path
+
+        output_path(path, "the board file (--board-file)")
+
+
+def write_board_file(path: str, result: SolveResult) -> str:
+    """Write the board of a solved ``result`` to ``path`` (see :func:`add_board_file`) through a draft that
+    replaces the file in one step; returns what to tell the user."""
+    from ..problem.board import column_board
+    from ..runtime.files import written_whole
+
+    board = column_board(result.queens)
+    if board is None:  # every method lists its board row by row; this is a board read from elsewhere
+        raise InputError(f"the board has not one queen in each row 1..{result.n:,} in order, so it has no list of "
+                         "columns to write to --board-file")
+    as_json = path.lower().endswith(".json")
+    columns = board.columns
+    with written_whole(path, what="the board file (--board-file)") as out:
+        if as_json:
+            out.write(f'{{"n":{result.n},"columns_sha256":"{board.digest()}","columns":[')
+        # written in slices: the text of ten million columns is never all in memory at once
+        for start in range(0, len(columns), BOARD_FILE_SLICE):
+            chunk = columns[start:start + BOARD_FILE_SLICE].tolist()
+            if as_json:
+                out.write(("," if start else "") + ",".join(map(str, chunk)))
+            else:
+                out.write("\n".join(map(str, chunk)) + "\n")
+        if as_json:
+            out.write("]}\n")
+    return f"board written to {path} ({len(columns):,} columns)"
+
+
+def read_board_file(path: str) -> ColumnBoard:
+    """The board in a file :func:`write_board_file` wrote (columns one per line, or its JSON object), or a
+    one-line :class:`InputError` saying what is wrong with the file; a JSON file's digest is checked."""
+    import numpy as np
+
+    from ..problem.board import from_columns
+    from ..runtime.files import opened_to_read
+
+    what = "a board file (columns one per line, or the JSON of --board-file)"
+    with opened_to_read(path, what, "rb") as stream:
+        data = stream.read()
+    if data.lstrip().startswith(b"{"):
+        import json
+
+        try:
+            record = json.loads(data)
+            values = record["columns"] if isinstance(record, dict) else None
+            if not isinstance(values, list) or not all(type(v) is int for v in values):
+                raise ValueError("no list of whole-number columns")
+            columns = np.array(values, dtype=np.int64)
+        except (ValueError, KeyError) as exc:
+            raise InputError(f"{path} is not a board file: {str(exc)[:80]}") from None
+        board = from_columns(columns) if len(columns) else None
+        if board is not None and record.get("columns_sha256", board.digest()) != board.digest():
+            raise InputError(f"{path}: the columns do not match the file's columns_sha256 (the file was changed)")
+        if board is not None and record.get("n", len(board)) != len(board):
+            raise InputError(f"{path}: the file says n = {record.get('n')!r} but lists {len(board):,} columns")
+    else:
+        try:
+            columns = np.array(data.split(), dtype=np.int64)
+        except (ValueError, OverflowError):
+            bad = next((t for t in data.split() if not t.isdigit()), b"?")
+            raise InputError(f"{path} is not a board file: {bad[:40].decode(errors='replace')!r} is not a "
+                             "column (a whole number, one per line)") from None
+        board = from_columns(columns) if len(columns) else None
+    if board is None:
+        raise InputError(f"{path} holds no columns: a board file lists one column per row")
+    return board
 
 
 def add_choice(p: argparse.ArgumentParser, verb: str) -> None:
@@ -187,13 +277,24 @@ def time_limit(args: argparse.Namespace) -> float | None:
     return check_time_limit(getattr(args, "time_limit", None))
 
 
-def report_solve(result: SolveResult, as_json: bool, how: str | None = None) -> int:
-    """Print a solve (text or JSON); the exit status of its outcome."""
-    from ..problem.board import draw, violations
+def report_solve(result: SolveResult, as_json: bool, how: str | None = None, board_file: str | None = None) -> int:
+    """Print a solve (text or JSON), after writing its board to ``board_file`` if one is named and there is a
+    board; the exit status of its outcome.  JSON lists the queens of a board of up to :data:`JSON_LISTED_N`
+    queens and summarises a larger one."""
+    from ..problem.board import column_board, draw, violations
     from ..problem.results import Status
 
+    written = None
+    if board_file is not None and result.status == Status.SOLVED and result.queens:
+        written = write_board_file(board_file, result)
     if as_json:
-        print_json(result.to_dict())
+        board = column_board(result.queens) if len(result.queens) > JSON_LISTED_N else None
+        if board is not None:
+            result.queens = board  # summarised (the summary names it by its digest)
+        data = result.to_dict()
+        if written is not None:
+            data["board_file"] = board_file
+        print_json(data)
     else:
         problem = result.problem
         head = f"{problem.describe()} ({how or result.method}): {result.status}"
@@ -224,11 +325,14 @@ def report_solve(result: SolveResult, as_json: bool, how: str | None = None) -> 
         if result.status == Status.SOLVED:
             if result.n <= DRAW_LIMIT:
                 print(draw(result.n, result.queens, result.preplaced, result.blocked))
-            else:
-                print(f"(a {result.n}x{result.n} board is too large to draw; --json lists the queens)")
+            elif written is None:
+                listed = "--json lists the queens" if result.n <= JSON_LISTED_N else "--board-file FILE writes them"
+                print(f"(a {result.n:,}x{result.n:,} board is too large to draw; {listed})")
             if not result.verified:
                 for problem_text in violations(result.n, result.queens, result.preplaced, result.blocked):
                     print(f"  {problem_text}")
+        if written is not None:
+            print(written)
     return exit_code(result.status, result.verified)
 
 

@@ -5,10 +5,12 @@
     nqueens-kit solve N [--method NAME] [--encoding NAME | --formulation NAME] [--solver NAME]
                         [--settings NAME] [--place R,C ...] [--break-symmetry] [--time-limit S]
                         [--max-memory SIZE] [--proof FILE [--checker auto|drup|dratify]] [--json]
+                        [--board-file FILE]
     nqueens-kit count N [--method NAME] [...] [--fundamental | --break-symmetry] [--time-limit S] [--json]
     nqueens-kit count --from-cnf FILE [--n N] [--json]
     nqueens-kit cnf N [--encoding NAME] [--place R,C ...] [--break-symmetry] [-o FILE]
     nqueens-kit decode SOLVER_OUTPUT --n N [--json]
+    nqueens-kit verify BOARD_FILE [--n N] [--place R,C ...] [--json]
     nqueens-kit lp N [--formulation NAME] [--place R,C ...] -o FILE.lp|FILE.mps
     nqueens-kit solvers [--json]
     nqueens-kit notebooks DEST [--force]
@@ -46,7 +48,7 @@ from .startup import startup_interrupt
 #: lists them; each module has ``COMMANDS``, name -> (help, the function that adds its options).  A command
 #: imports its own module alone.
 COMMAND_MODULES = {
-    "solve": ("solve", "count", "cnf", "decode", "lp", "notebooks", "solvers"),
+    "solve": ("solve", "count", "cnf", "decode", "verify", "lp", "notebooks", "solvers"),
     "bench": ("bench", "frontier", "plot", "report"),
     "inside": ("trace", "bnb"),
 }

@@ -14,16 +14,21 @@ from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from .common import (
+    EXIT_NO,
     EXIT_OK,
     EXIT_TIMEOUT,
+    JSON_LISTED_N,
     PROG,
     Later,
+    add_board_file,
     add_choice,
     add_json,
     add_place,
+    check_board_file,
     chosen_method,
     print_json,
     problem_from,
+    read_board_file,
     report_solve,
     time_limit,
     variant,
@@ -52,7 +57,10 @@ def _solve_options(p: argparse.ArgumentParser) -> None:
     add_place(p)
     p.add_argument("--break-symmetry", action="store_true",
                    help="find the canonical board of an orbit of the 8 symmetries (methods that honour it)")
-    add_json(p)
+    add_json(p, f"print one JSON object instead of text; it lists the queens of boards up to n = {JSON_LISTED_N:,} "
+                "and gives a summary of a larger one (its size, the SHA-256 of its columns, the first ten): "
+                "--board-file writes the whole board")
+    add_board_file(p)
     p.add_argument("--proof", metavar="FILE", default=None,
                    help="SAT: when there is no solution, write the solver's proof of unsatisfiability to FILE "
                         "(text) and check it with an independent checker")
@@ -81,7 +89,9 @@ def _cnf_options(p: argparse.ArgumentParser) -> None:
     from ..methods.sat.encodings import DEFAULT_ENCODING, ENCODINGS
 
     p.add_argument("n", metavar="N", help="board size")
-    p.add_argument("--encoding", default=DEFAULT_ENCODING, help=f"one of: {', '.join(ENCODINGS)}")
+    p.add_argument("--encoding", default=DEFAULT_ENCODING,
+                   help=f"one of: {', '.join(ENCODINGS)} (native, with cardinality constraints, is no CNF: "
+                        "solve --encoding native --solver pysat-minicard)")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
     p.add_argument("--no-comments", action="store_true", help="leave out the explanatory c lines")
     p.add_argument("--break-symmetry", action="store_true", help="add the lex-leader symmetry-breaking clauses")
@@ -96,6 +106,16 @@ def _decode_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--n", dest="decode_n", metavar="N", required=True, help="board size")
     _place_and_json(p)
     p.set_defaults(func=cmd_decode)
+
+
+def _verify_options(p: argparse.ArgumentParser) -> None:
+    """``verify BOARD_FILE``: a board file read back and checked (:func:`cmd_verify`)."""
+    p.add_argument("board", metavar="BOARD_FILE", help="a board as --board-file writes it: its columns row by row, one "
+                                                       "per line, or FILE.json")
+    p.add_argument("--n", dest="verify_n", metavar="N", default=None,
+                   help="board size (default: the number of columns in the file)")
+    _place_and_json(p)
+    p.set_defaults(func=cmd_verify)
 
 
 def _lp_options(p: argparse.ArgumentParser) -> None:
@@ -129,6 +149,7 @@ COMMANDS = {
     "count": ("count all (or fundamental) solutions", _count_options),
     "cnf": ("write the CNF in DIMACS format", _cnf_options),
     "decode": ("read a SAT solver's output and draw and check the board", _decode_options),
+    "verify": ("check a board file (as solve --board-file writes it) with the independent verifier", _verify_options),
     "lp": ("export the ILP model as .lp or .mps", _lp_options),
     "notebooks": ("copy the notebooks (chapters and their data) into a folder", _notebooks_options),
     "solvers": ("list every method's solvers, whether they are installed, and what they can do", _solvers_options),
@@ -158,14 +179,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
     limit = time_limit(args)
     if args.checker is not None and args.proof is None:
         raise InputError("--checker checks a proof: it goes with --proof FILE")
+    check_board_file(args.board_file)  # a path that cannot be written is refused before the solve, not after
     if args.proof is not None:
         return _solve_with_proof(args, chosen, problem, limit)
-    if problem.n > 1_000_000 and chosen.interruptible and not args.json:
-        print(f"{PROG}: building and verifying a board of {problem.n:,} queens takes a while "
-              f"(about {problem.n / 1_000_000 * 1.3:.0f} s for the construction)", file=sys.stderr)
     result = solve(problem, chosen, variant(args, chosen), args.solver, time_limit=limit, settings=args.settings,
                    isolated=_isolated(chosen), max_memory=args.max_memory)
-    return report_solve(result, args.json, chosen.describe(_choice_of(result, chosen)))
+    return report_solve(result, args.json, chosen.describe(_choice_of(result, chosen)), args.board_file)
 
 
 def _choice_of(result: SolveResult, chosen: Method) -> Choice:
@@ -192,7 +211,7 @@ def _solve_with_proof(args: argparse.Namespace, chosen: Method, problem: Problem
     chosen.check_size(problem, choice, args.max_memory)
     result = solve_with_proof(problem, args.proof, choice.variant or DEFAULT_ENCODING, args.solver,
                               args.checker or "auto", limit)
-    return report_solve(result, args.json, chosen.describe(_choice_of(result, chosen)))
+    return report_solve(result, args.json, chosen.describe(_choice_of(result, chosen)), args.board_file)
 
 
 # --------------------------------------------------------------------------------------------- count
@@ -404,6 +423,28 @@ def cmd_decode(args: argparse.Namespace) -> int:
         result.message = (f"the solver stopped without an answer: it printed {answer.status_line!r} (it gave up, "
                           "or its own limits stopped it)")
     return report_solve(result, args.json, f"SAT, {source}")
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Read a board file and check it with :func:`~nqueens_kit.problem.board.verify` (numpy on its columns, so
+    a board of millions of queens takes a fraction of a second): exit 0 valid, 1 not (with what is wrong)."""
+    from ..problem.board import violations
+
+    board = read_board_file(args.board)
+    n = len(board) if args.verify_n is None else None
+    problem = problem_from(str(n) if n is not None else args.verify_n, args.place)
+    problems = violations(problem.n, board, problem.preplaced)
+    shown = problems[:10]
+    if args.json:
+        print_json({"n": problem.n, "file": args.board, "valid": not problems, "columns_sha256": board.digest(),
+                    "problems": shown, "preplaced": [list(q) for q in problem.preplaced]})
+    else:
+        print(f"{problem.describe()}, board from {args.board}: {'valid' if not problems else 'NOT VALID'}")
+        for text in shown:
+            print(f"  {text[:300]}")
+        if len(problems) > len(shown):
+            print(f"  ... and {len(problems) - len(shown)} more")
+    return EXIT_OK if not problems else EXIT_NO
 
 
 def cmd_lp(args: argparse.Namespace) -> int:

@@ -15,7 +15,8 @@ Inside:
   :class:`InputError` saying what would be valid, never a stray exception or an answer about something else.
 
 Cells are ``(row, col)`` pairs, 1-based, as in the lectures' P_rc.  A board (a solution) is a tuple of
-queens sorted by row.
+queens sorted by row; a board of millions of queens is a :class:`ColumnBoard` (:func:`from_columns` of a numpy
+array): the same sequence of cells, held as an array of columns and checked with numpy.
 
 >>> p = Problem(4)
 >>> [line.name for line in p.lines()][:3]
@@ -34,11 +35,16 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from operator import add, sub
-from typing import SupportsIndex, TypeGuard
+from typing import TYPE_CHECKING, Any, SupportsIndex, TypeGuard, overload
 
 from ..errors import ConflictError, InputError
 
+if TYPE_CHECKING:  # numpy is imported where an array board is made or checked, not by every import of the kit
+    import numpy as np
+    from numpy.typing import NDArray
+
 Cell = tuple[int, int]
+#: A board as the methods enumerate it: a tuple of queens sorted by row (hashable, ordered).
 Board = tuple[Cell, ...]
 
 #: The largest board the kit accepts; the explicit construction handles it in seconds.
@@ -437,6 +443,8 @@ def violations(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = (),
     """
     n = parse_n(n)
     fixed, closed = _cells(preplaced, "pre-placed queens", n), _cells(blocked, "blocked cells", n)
+    if isinstance(queens, ColumnBoard) and _verify_columns(n, queens.columns, fixed, closed):
+        return []  # a valid board given by its columns is not listed to find nothing wrong with it
     if isinstance(queens, (str, bytes, bytearray, Mapping)) or not isinstance(queens, Iterable):
         return [f"a board is a list of (row, col) pairs, not {shown(queens)}"]
     items = list(queens)
@@ -485,12 +493,15 @@ def verify(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = (), block
     a blocked cell.
 
     Counts distinct rows, columns, diagonals and anti-diagonals with sets, so n = 10⁶ takes well under a
-    second; :func:`violations` explains a failure.  Anything that is not a list of (row, col) pairs of ints
+    second; a :class:`ColumnBoard` is checked on its array by the same rules (n = 10⁶ in a few hundredths of
+    a second).  :func:`violations` explains a failure.  Anything that is not a list of (row, col) pairs of ints
     is not a board: False.  A bad ``n``, pre-placed queens or blocked cells are the caller's mistake, not
     the board's: :class:`InputError`.
     """
     n = parse_n(n)
     fixed, closed = _cells(preplaced, "pre-placed queens", n), _cells(blocked, "blocked cells", n)
+    if isinstance(queens, ColumnBoard):
+        return _verify_columns(n, queens.columns, fixed, closed)
     if isinstance(queens, (str, bytes, bytearray, Mapping)):
         return False
     try:
@@ -517,6 +528,27 @@ def verify(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = (), block
         return True
     placed = set(zip(rows, cols, strict=True))
     return all(p in placed for p in fixed) and not any(b in placed for b in closed)
+
+
+def _verify_columns(n: int, columns: NDArray[np.int32], fixed: list[Cell], closed: list[Cell]) -> bool:
+    """:func:`verify` of a :class:`ColumnBoard` (rows 1..n by construction) with numpy: columns in 1..n and
+    all different, r - c and r + c all different, each pre-placed queen in its row's column, no queen on a
+    blocked cell.  The same rules as for a list of cells, checked on the array itself."""
+    import numpy as np
+
+    if len(columns) != n or int(columns.min()) < 1 or int(columns.max()) > n:
+        return False
+    rows = np.arange(1, n + 1, dtype=np.int32)
+    if not (_distinct(columns, n + 1) and _distinct(rows - columns + n, 2 * n)
+            and _distinct(rows + columns, 2 * n + 1)):
+        return False
+    for cells, wanted in ((fixed, True), (closed, False)):
+        if cells:
+            at = np.array(cells, dtype=np.int64).reshape(-1, 2)
+            hits = columns[at[:, 0] - 1] == at[:, 1]
+            if bool(hits.all() if wanted else hits.any()) != wanted:
+                return False
+    return True
 
 
 #: The dihedral group of the square acting on 1-based cells: (name, f(n, r, c) -> (r', c')).
@@ -573,28 +605,274 @@ def _symmetry(symmetry: str | int) -> Callable[[int, int, int], Cell]:
     return table[symmetry]
 
 
-def transform(n: int, queens: Iterable[Cell], symmetry: str | int) -> Board:
-    """Apply one of :data:`SYMMETRIES` (by name or index) to a board; the result is sorted by row."""
+@overload
+def transform(n: int, queens: ColumnBoard, symmetry: str | int) -> ColumnBoard: ...  # type: ignore[overload-overlap]
+
+
+@overload
+def transform(n: int, queens: Iterable[Cell], symmetry: str | int) -> Board: ...
+
+
+def transform(n: int, queens: Iterable[Cell], symmetry: str | int) -> AnyBoard:
+    """Apply one of :data:`SYMMETRIES` (by name or index) to a board; the result is sorted by row (a
+    :class:`ColumnBoard` for one, moved as an array)."""
     f = _symmetry(symmetry)
+    if isinstance(queens, ColumnBoard):
+        index = symmetry if isinstance(symmetry, int) else [name for name, _ in SYMMETRIES].index(str(symmetry))
+        return _ColumnImages(n, queens).image(index)
     return tuple(sorted(f(n, r, c) for r, c in board_cells(n, queens)))
 
 
-def orbit(n: int, queens: Iterable[Cell]) -> set[Board]:
+@overload
+def orbit(n: int, queens: ColumnBoard) -> set[ColumnBoard]: ...  # type: ignore[overload-overlap]
+
+
+@overload
+def orbit(n: int, queens: Iterable[Cell]) -> set[Board]: ...
+
+
+def orbit(n: int, queens: Iterable[Cell]) -> set[Board] | set[ColumnBoard]:
     """All distinct boards the 8 symmetries make of one board (1, 2, 4 or 8 of them)."""
+    if isinstance(queens, ColumnBoard):
+        images = _ColumnImages(n, queens)
+        found: list[ColumnBoard] = []
+        for index in range(len(SYMMETRIES)):  # told apart by their arrays: hashing a large board lists it
+            image = images.image(index)
+            if all(image != seen for seen in found):
+                found.append(image)
+        return set(found)
     cells = board_cells(n, queens)
     return {tuple(sorted(f(n, r, c) for r, c in cells)) for _, f in SYMMETRIES}
 
 
-def canonical(n: int, queens: Iterable[Cell]) -> Board:
+@overload
+def canonical(n: int, queens: ColumnBoard) -> ColumnBoard: ...  # type: ignore[overload-overlap]
+
+
+@overload
+def canonical(n: int, queens: Iterable[Cell]) -> Board: ...
+
+
+def canonical(n: int, queens: Iterable[Cell]) -> AnyBoard:
     """The least board (lexicographically) in the orbit: equal for boards that are symmetric images.
 
     Read as the bit vector of its cells in row-major order it is the *largest* of the orbit (its first queen
-    as far left as possible, then the next ...): the board lex-leader symmetry breaking keeps."""
+    as far left as possible, then the next ...): the board lex-leader symmetry breaking keeps.  For a
+    :class:`ColumnBoard` the 8 images are made and compared as arrays, one at a time."""
+    if isinstance(queens, ColumnBoard):
+        images = _ColumnImages(n, queens)
+        best = images.image(0)
+        for index in range(1, len(SYMMETRIES)):
+            image = images.image(index)
+            if _array_less(image.columns, best.columns):
+                best = image
+        return best
     return min(orbit(n, queens))
 
 
-def from_columns(columns: Sequence[int]) -> Board:
-    """The board whose queen in row r (1-based) stands in column ``columns[r - 1]``."""
+class _ColumnImages:
+    """The images of a :class:`ColumnBoard` under :data:`SYMMETRIES`, as arrays.  A board with a queen in
+    every row and every column (columns a permutation p of 1..n) stays one: mirrors and the half turn
+    reverse or reflect p, the quarter turns and transpositions do the same to its inverse."""
+
+    def __init__(self, n: int, board: ColumnBoard) -> None:
+        import numpy as np
+
+        self.n = n = parse_n(n)
+        p = board.columns
+        if len(p) != n or (n and (int(p.min()) < 1 or int(p.max()) > n)) or not _distinct(p, n + 1):
+            raise InputError(f"the symmetries of a board given by its columns are taken for a board of {n:,} rows "
+                             f"with a queen in every column (its columns a permutation of 1..{n:,}); this one "
+                             f"has {len(p):,} rows and is not: list its cells as (row, col) pairs instead")
+        self.p = p
+        self._inverse: NDArray[np.int32] | None = None
+        self._np = np
+
+    def inverse(self) -> NDArray[np.int32]:
+        if self._inverse is None:
+            inverse = self._np.empty(self.n, dtype=self._np.int32)
+            inverse[self.p - 1] = self._np.arange(1, self.n + 1, dtype=self._np.int32)
+            self._inverse = inverse
+        return self._inverse
+
+    def image(self, index: int) -> ColumnBoard:
+        """The board symmetry ``index`` of :data:`SYMMETRIES` makes (row r's queen of it in column q[r-1])."""
+        if not 0 <= index < len(SYMMETRIES):
+            raise InputError(f"unknown symmetry {index}; valid: 0 to {len(SYMMETRIES) - 1}")
+        top = self.n + 1
+        base = self.p if index in (0, 2, 4, 5) else self.inverse()
+        flipped = top - base if index in (1, 2, 4, 7) else base
+        q = flipped[::-1] if index in (2, 3, 5, 7) else flipped
+        array = self._np.array(q, dtype=self._np.int32, copy=True)  # its own memory, read-only
+        array.flags.writeable = False
+        return ColumnBoard(array)
+
+
+def _distinct(values: NDArray[Any], size: int) -> bool:
+    """True when the non-negative ints ``values`` (each below ``size``) are all different: marked in a table
+    of ``size`` flags, distinct values mark as many flags as there are values."""
+    import numpy as np
+
+    seen = np.zeros(size, dtype=bool)
+    seen[values] = True
+    return int(np.count_nonzero(seen)) == len(values)
+
+
+def _array_less(a: NDArray[Any], b: NDArray[Any]) -> bool:
+    """a < b in lexicographic order, for arrays of one length (at the first place they differ)."""
+    import numpy as np
+
+    differ = np.flatnonzero(a != b)
+    return bool(differ.size) and bool(a[differ[0]] < b[differ[0]])
+
+
+#: Boards longer than this are shown, and written in JSON by the command line, by a summary (their size, the
+#: digest of their columns, the first few) rather than queen by queen.
+LISTED_BOARD_N = 10_000
+
+
+class ColumnBoard(Sequence[Cell]):
+    """A board with one queen in every row, held as an ``int32`` array of its columns: n = 10⁷ takes 40 MB
+    where a tuple of cells takes about 2 GB.
+
+    It reads as the tuple of its cells, sorted by row: item ``r - 1`` is ``(r, columns[r - 1])`` (Python
+    ints), it compares equal to that tuple and hashes as it does, and :func:`verify`, :func:`violations`,
+    :func:`canonical`, :func:`transform` and :func:`orbit` check or move it with numpy without listing its
+    cells.  ``columns`` is read-only; a pickle holds the array (4 bytes a queen).  Made by
+    :func:`from_columns` from an array.
+
+    >>> import numpy as np
+    >>> board = from_columns(np.array([2, 4, 1, 3]))
+    >>> board[0], len(board), board == ((1, 2), (2, 4), (3, 1), (4, 3)), verify(4, board)
+    ((1, 2), 4, True, True)
+    """
+
+    __slots__ = ("_columns", "_hash")
+
+    def __init__(self, columns: NDArray[np.int32]) -> None:
+        """Wrap a one-dimensional ``int32`` array nobody else writes to (:func:`from_columns` checks, copies)."""
+        self._columns = columns
+        self._hash: int | None = None
+
+    @property
+    def columns(self) -> NDArray[np.int32]:
+        """The queens' columns row by row (1-based), read-only."""
+        return self._columns
+
+    def __len__(self) -> int:
+        return int(self._columns.shape[0])
+
+    @overload
+    def __getitem__(self, index: int) -> Cell: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Board: ...
+
+    def __getitem__(self, index: int | slice) -> Cell | Board:
+        if isinstance(index, slice):
+            rows = range(len(self))[index]
+            return tuple(zip((r + 1 for r in rows), self._columns[index].tolist(), strict=True))
+        row = operator.index(index)
+        if row < 0:
+            row += len(self)
+        if not 0 <= row < len(self):
+            raise IndexError(f"row index {index} out of range for a board of {len(self):,} rows")
+        return (row + 1, int(self._columns[row]))
+
+    def __iter__(self) -> Iterator[Cell]:
+        return zip(range(1, len(self) + 1), self._columns.tolist(), strict=True)
+
+    def __contains__(self, value: object) -> bool:
+        if not _plain_cell(value):
+            return False
+        row, col = value
+        return 1 <= row <= len(self) and int(self._columns[row - 1]) == col
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ColumnBoard):
+            import numpy as np
+
+            return bool(np.array_equal(self._columns, other._columns))
+        if isinstance(other, tuple):
+            # compared row by row, stopping at the first difference: a tuple of millions of cells is not copied
+            return len(other) == len(self) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        # equal to the hash of the tuple of cells (so a set or dict holds the two as one key): that hash is
+        # defined by the tuple, so the tuple is made once, for this, and not kept
+        if self._hash is None:
+            self._hash = hash(tuple(self))
+        return self._hash
+
+    def __reduce__(self) -> tuple[Callable[[NDArray[np.int32]], ColumnBoard], tuple[NDArray[np.int32]]]:
+        return (_column_board, (self._columns,))
+
+    def __repr__(self) -> str:
+        n = len(self)
+        if n <= 12:
+            return f"from_columns(array({self._columns.tolist()}))"
+        head, tail = self._columns[:6].tolist(), int(self._columns[-1])
+        return f"<ColumnBoard of {n:,} queens: columns {', '.join(map(str, head))}, ..., {tail}>"
+
+    def digest(self) -> str:
+        """The SHA-256 of the columns as 4-byte little-endian integers, row 1 first (hex): what a summary
+        prints to name the board, and what a board read back from a file is checked against."""
+        import hashlib
+
+        return hashlib.sha256(self._columns.astype("<i4", copy=False).tobytes()).hexdigest()
+
+
+def _column_board(columns: NDArray[np.int32]) -> ColumnBoard:
+    """Unpickle a :class:`ColumnBoard` (the array arrives as a fresh copy: made read-only again)."""
+    import numpy as np
+
+    array = np.ascontiguousarray(columns, dtype=np.int32)
+    array.flags.writeable = False
+    return ColumnBoard(array)
+
+
+#: Any board a result holds: a :data:`Board` or a :class:`ColumnBoard`.
+AnyBoard = Board | ColumnBoard
+
+
+def column_board(board: Iterable[Cell]) -> ColumnBoard | None:
+    """``board`` as a :class:`ColumnBoard` when it has one queen in each row 1..n, listed in row order (as
+    every method's board is); None for anything else.  A ColumnBoard is returned as it is."""
+    if isinstance(board, ColumnBoard):
+        return board
+    import numpy as np
+
+    cells = list(board)
+    if not all(map(_plain_cell, cells)) or [r for r, _ in cells] != list(range(1, len(cells) + 1)):
+        return None
+    if cells and not 1 <= min(c for _, c in cells) <= max(c for _, c in cells) <= _INT32_MAX:
+        return None
+    return _array_board(np.array([c for _, c in cells], dtype=np.int64))
+
+_INT32_MAX = 2**31 - 1
+
+
+@overload
+def from_columns(columns: NDArray[Any]) -> ColumnBoard: ...
+
+
+@overload
+def from_columns(columns: Sequence[int]) -> Board: ...
+
+
+def from_columns(columns: Sequence[int] | NDArray[Any]) -> AnyBoard:
+    """The board whose queen in row r (1-based) stands in column ``columns[r - 1]``.
+
+    A list (or any sequence of ints) gives a tuple of cells; a one-dimensional numpy integer array gives a
+    :class:`ColumnBoard` over a read-only ``int32`` copy of it (nothing listed, queen by queen).
+    """
+    if type(columns).__module__ == "numpy" and hasattr(columns, "dtype"):
+        return _array_board(columns)
     if isinstance(columns, (str, bytes, bytearray, Mapping)) or not isinstance(columns, Iterable):
         raise InputError(f"columns are a list of whole numbers from 1, one per row, not {shown(columns)}")
     columns = list(columns)
@@ -602,6 +880,21 @@ def from_columns(columns: Sequence[int]) -> Board:
         wrong = next(c for c in columns if type(c) is not int or c < 1)
         raise InputError(f"columns are whole numbers from 1, one per row, not {shown(wrong)}")
     return tuple((r, c) for r, c in enumerate(columns, start=1))
+
+
+def _array_board(columns: Any) -> ColumnBoard:
+    """:func:`from_columns` of a numpy array: checked (integers from 1, one dimension) and copied read-only."""
+    import numpy as np
+
+    if getattr(columns, "ndim", None) != 1 or columns.dtype.kind not in "iu":
+        raise InputError(f"columns are a one-dimensional array of whole numbers from 1, one per row, not an array "
+                         f"of {getattr(columns, 'dtype', '?')} with shape {getattr(columns, 'shape', '?')}")
+    if columns.size and (int(columns.min()) < 1 or int(columns.max()) > _INT32_MAX):
+        wrong = int(columns.min()) if int(columns.min()) < 1 else int(columns.max())
+        raise InputError(f"columns are whole numbers from 1 to {_INT32_MAX:,}, one per row, not {wrong}")
+    array = np.array(columns, dtype=np.int32, order="C", copy=True)
+    array.flags.writeable = False
+    return ColumnBoard(array)
 
 
 def draw(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = (), blocked: Iterable[Cell] = ()) -> str:

@@ -26,7 +26,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, TypedDict
 
 from ..errors import InputError
-from .board import Board, Cell, Problem, canonical, shown, verify
+from .board import LISTED_BOARD_N, AnyBoard, Cell, ColumnBoard, Problem, canonical, shown, verify
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -143,7 +143,7 @@ def _result_dict(result: SolveResult | CountResult, head: Mapping[str, JSON], bo
 class ResultFields(TypedDict, total=False):
     """The fields of a :class:`SolveResult` a method fills itself (:meth:`SolveResult.of` sets the rest)."""
 
-    queens: Board
+    queens: AnyBoard
     variant: str | None
     solver: str | None
     variables: int | None
@@ -165,9 +165,11 @@ class ResultFields(TypedDict, total=False):
 class SolveResult:
     """The outcome of one solve, whichever method produced it.
 
-    ``queens`` is the decoded board (1-based, sorted by row) when ``status`` is solved; ``verified`` is set
-    by :func:`~nqueens_kit.problem.board.verify`, never by the encoder.  ``variant`` is the encoding (SAT) or the
-    formulation (ILP).  ``variables`` and ``clauses`` (SAT) or ``constraints`` (ILP) give the model size;
+    ``queens`` is the decoded board (1-based, sorted by row) when ``status`` is solved: a tuple of cells, or a
+    :class:`~nqueens_kit.problem.board.ColumnBoard` (an array of columns) from the methods that reach millions
+    of queens.  ``verified`` is set by :func:`~nqueens_kit.problem.board.verify`, never by the encoder.
+    ``variant`` is the encoding (SAT) or the formulation (ILP).  ``variables`` and ``clauses`` (SAT) or
+    ``constraints`` (ILP) give the model size;
     ``stats`` holds what the solver reports (conflicts, nodes, its own time, ...) and ``options`` the solver
     settings the run used.  ``core``: for an infeasible completion, a minimal set of the pre-placed queens
     that already cannot be completed (when it was asked for).
@@ -176,7 +178,7 @@ class SolveResult:
     n: int
     method: str
     status: Status
-    queens: Board = ()
+    queens: AnyBoard = ()
     variant: str | None = None
     solver: str | None = None
     preplaced: tuple[Cell, ...] = ()
@@ -223,15 +225,25 @@ class SolveResult:
         """Run the independent verifier on a solved board and record the verdict; returns self."""
         if self.status == Status.SOLVED:
             self.verified = verify(self.n, self.queens, self.preplaced, self.blocked)
-            if self.verified and self.break_symmetry and canonical(self.n, self.queens) != tuple(self.queens):
+            queens = self.queens if isinstance(self.queens, ColumnBoard) else tuple(self.queens)
+            if self.verified and self.break_symmetry and canonical(self.n, queens) != queens:
                 self.verified = False
                 self.message = (self.message + "; " if self.message else "") + (
                     "the board is not the canonical one of its orbit, so symmetry breaking did not hold")
         return self
 
-    def to_dict(self) -> dict[str, JSON]:
-        """The JSON form shared by every method (one table can hold SAT and ILP runs)."""
-        body: dict[str, JSON] = {"queens": _cell_lists(self.queens), "preplaced": _cell_lists(self.preplaced),
+    def to_dict(self, listed: bool | None = None) -> dict[str, JSON]:
+        """The JSON form shared by every method (one table can hold SAT and ILP runs).
+
+        ``queens`` lists the board's cells; a :class:`~nqueens_kit.problem.board.ColumnBoard` of more than
+        :data:`~nqueens_kit.problem.board.LISTED_BOARD_N` queens is summarised instead (``queens`` null,
+        ``board``: :func:`board_summary`) unless ``listed`` is True; ``listed=False`` summarises any
+        ColumnBoard.
+        """
+        summarised = isinstance(self.queens, ColumnBoard) and (
+            listed is False or (listed is None and len(self.queens) > LISTED_BOARD_N))
+        queens: JSON = None if summarised else _cell_lists(self.queens)
+        body: dict[str, JSON] = {"queens": queens, "preplaced": _cell_lists(self.preplaced),
                                  "variables": self.variables, "clauses": self.clauses, "constraints": self.constraints,
                                  "build_seconds": round(self.build_seconds, 6),
                                  "solve_seconds": round(self.solve_seconds, 6),
@@ -239,7 +251,21 @@ class SolveResult:
                                  "options": self.options, "known_by": self.known_by}
         if self.core is not None:
             body["core"] = _cell_lists(self.core)
+        if summarised and isinstance(self.queens, ColumnBoard):
+            body["board"] = board_summary(self.queens)
         return _result_dict(self, {"n": self.n}, body)
+
+
+#: How many of a summarised board's columns its summary lists.
+SUMMARY_COLUMNS = 10
+
+
+def board_summary(board: ColumnBoard) -> dict[str, JSON]:
+    """What names a board too long to list: its number of queens, the SHA-256 of its columns (as 4-byte
+    little-endian integers, row 1 first: :meth:`~nqueens_kit.problem.board.ColumnBoard.digest`) and its first
+    columns."""
+    return {"queens": len(board), "columns_sha256": board.digest(), "digest_of": "columns as int32 little-endian",
+            "first_columns": board.columns[:SUMMARY_COLUMNS].tolist()}
 
 
 @dataclass

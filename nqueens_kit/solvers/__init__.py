@@ -39,12 +39,15 @@ if TYPE_CHECKING:
     from .cp import CpSolver
     from .ilp_pulp import Cbc, Highs, IlpSolver
 
-#: When to pick the entries for large boards (``nqueens-kit solvers`` prints it), from the measurements of the
-#: frontier section of book/timing.md (``notebooks/data/frontier.json`` and ``solve 500`` / ``solve 1000`` here).
-CMS_ADVICE = ("the largest boards, product encoding: n = 1000 in about 16 s end to end here, the furthest "
-              "SAT frontier; at n = 500 (commander) 2.6x less CPU than pysat-kissat")
-KISSAT_ADVICE = ("large boards in process when cryptominisat5 is missing (commander encoding: product takes it "
-                 "4x longer at n = 500); no time limit of its own, so the kit stops its process")
+#: When to pick the entries for large boards (``nqueens-kit solvers`` prints it), each with what was measured here:
+#: ``nqueens-kit solve N --encoding E --solver S`` end to end on 2 cores shared with other work (load average 3 to
+#: 4), and the stored frontier (``notebooks/data/frontier.json``, the largest n within 60 s).
+CMS_ADVICE = ("the clause encodings' largest boards, product encoding: n = 1000 in 22 s here; n = 1500 not within "
+              "120 s under load (pysat-minicard's native encoding: n = 1000 in 3.4 s)")
+MINICARD_ADVICE = ("the largest boards by SAT: the native encoding (cardinality constraints), n = 2000 in 15 s "
+                   "and 1.6 GB here, n = 2500 in 36 s; the frontier within 60 s is n = 3840 (5.5 GB)")
+GLUECARD_ADVICE = ("the native encoding too, a little behind pysat-minicard: n = 2000 in 15 s and 1.9 GB here; the "
+                   "frontier within 60 s is n = 2816 (under more load than pysat-minicard's)")
 
 #: Ordered registry of SAT solvers: the first is the default.  Each entry states its own capabilities and
 #: marker; ``advice`` says when to pick it (``nqueens-kit solvers`` prints it).
@@ -57,12 +60,16 @@ SAT_SOLVERS: dict[str, SatSolver] = {
         PySat("pysat-cadical3", "cadical300", "CaDiCaL 3.0 through python-sat", marker="p", proofs=True,
               time_limit=False),
         PySat("pysat-kissat", "kissat404", "Kissat 4.0.4 through python-sat", marker="d", time_limit=False,
-              incremental=False, statistics=False, assumptions=False, advice=KISSAT_ADVICE),
+              incremental=False, statistics=False, assumptions=False),  # commander, n = 1000: not in 150 s, 2.9 GB
         PySat("pysat-glucose", "glucose4", "Glucose 4 through python-sat", marker="^", proofs=True),
         PySat("pysat-lingeling", "lingeling", "Lingeling through python-sat", marker=">", proofs=True,
               time_limit=False),
         PySat("pysat-maplesat", "maplechrono", "MapleLCMDistChronoBT through python-sat", marker="H", proofs=True),
         PySat("pysat-minisat", "minisat22", "MiniSat 2.2 through python-sat", marker="v"),
+        PySat("pysat-minicard", "minicard", "Minicard 1.2 through python-sat", marker="x", cardinality=True,
+              advice=MINICARD_ADVICE),
+        PySat("pysat-gluecard4", "gluecard4", "Gluecard 4 through python-sat", marker="+", cardinality=True,
+              advice=GLUECARD_ADVICE),
         Binary("minisat", ["-verb=0"], output_file=True, package="minisat", marker="D", stream=True),
         Binary("cadical", ["-q"], package="cadical", proof_args=["--no-binary"], marker="P", stream=True),
         Binary("kissat", ["-q"], proof_args=["--no-binary"], wheel=("nqueens-kit[kissat]", "sage_wheels/bin/kissat"),

@@ -33,6 +33,7 @@ class Capabilities:
     proofs: bool = False       # can write a proof of unsatisfiability (DRAT/DRUP)
     statistics: bool = False   # reports search statistics (conflicts, nodes, ...)
     assumptions: bool = False  # solves under assumptions and reports a core of them
+    cardinality: bool = False  # takes at-most-k constraints as they are (the SAT method's native encoding)
 
     def names(self) -> list[str]:
         """The capabilities that are true, e.g. ``['in_process', 'statistics']``."""

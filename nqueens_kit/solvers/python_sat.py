@@ -7,7 +7,9 @@ Lingeling cannot (python-sat has no interrupt for them: a time limit then holds 
 the kit runs them in); Kissat reports no statistics, takes no assumptions and writes no proofs.  A clause
 added between solves keeps the solver's state where ``incremental`` is true; Kissat is not incremental (a
 clause added after a solve aborts the process), so :meth:`PySat.models` gives it a fresh solver for each
-model, and :meth:`PySat.solve` hands it assumptions as unit clauses.
+model, and :meth:`PySat.solve` hands it assumptions as unit clauses.  Minicard and Gluecard also take
+cardinality constraints (``capabilities.cardinality``): the SAT method's ``native`` encoding
+(:mod:`nqueens_kit.methods.sat.native`) hands them at-most-one constraints instead of clauses.
 """
 
 from __future__ import annotations
@@ -33,10 +35,11 @@ class PySat(PackageSolver, SatSolver):
 
     def __init__(self, name: str, backend: str, description: str, *, marker: str, proofs: bool = False,
                  time_limit: bool = True, incremental: bool = True, statistics: bool = True,
-                 assumptions: bool = True, advice: str = "") -> None:
+                 assumptions: bool = True, advice: str = "", cardinality: bool = False) -> None:
         self.name, self.backend, self.description, self.marker, self.advice = name, backend, description, marker, advice
         self.capabilities = Capabilities(in_process=True, time_limit=time_limit, incremental=incremental,
-                                         proofs=proofs, statistics=statistics, assumptions=assumptions)
+                                         proofs=proofs, statistics=statistics, assumptions=assumptions,
+                                         cardinality=cardinality)
 
     @property
     def product(self) -> str:  # type: ignore[override]

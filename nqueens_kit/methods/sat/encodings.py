@@ -430,7 +430,15 @@ def get_encoding(name: str) -> Encoding:
     try:
         return ENCODINGS[name]
     except (KeyError, TypeError):
+        if name == NATIVE:
+            raise InputError("the native encoding is cardinality constraints, not clauses: no CNF (DIMACS) is made "
+                             "of it; solve it with --solver pysat-minicard or pysat-gluecard4 (its CNF+ text: "
+                             "nqueens_kit.methods.sat.native.cnfplus_text)") from None
         raise InputError(f"unknown encoding {str(name)[:40]!r}; valid: {', '.join(ENCODINGS)}") from None
+
+
+#: The SAT method's variant that is no clause encoding (:mod:`nqueens_kit.methods.sat.native`).
+NATIVE = "native"
 
 
 def counts_between(name: str, low: int, high: int) -> tuple[int, int]:

@@ -8,6 +8,11 @@
 - :class:`BacktrackMethod`: the method (solve, count, iterate; pre-placed queens, blocked cells, and symmetry
   breaking by keeping the canonical board of every orbit).
 
+The functions here are the readable version (the course reads it; the browser runs it).  Where numba is
+installed, the same algorithms run compiled (:mod:`.backtrack_jit`, counts on every core): ``compiled=None``
+(the default) picks them for boards of more than :data:`~.backtrack_jit.PYTHON_UP_TO` rows, False keeps the
+Python, True insists on the compiled kernels.  Both give the same counts and the boards in the same order.
+
 >>> count_backtrack(8), count_backtrack(8, fundamental=True)
 (92, 12)
 >>> next(iter_backtrack(Problem(5, blocked=[(1, 1)])))
@@ -22,8 +27,11 @@ from collections.abc import Callable, Iterator
 from ...problem.board import Board, Cell, Problem, canonical, from_columns, parse_n
 from ...problem.results import SolveResult, Status
 from ...runtime import isolate
+from ...runtime.jit import jit_available, jit_name
 from ...runtime.limits import Size
 from ..base import Choice, Method, check_callback, check_flag, infeasible_message
+from .backtrack_jit import MAX_N as COMPILED_MAX_N
+from .backtrack_jit import PYTHON_UP_TO, use_compiled
 
 #: Progress is reported for every finished subtree of this many last rows.
 REPORT_ROWS = 12
@@ -40,10 +48,14 @@ class BacktrackMethod(Method):
     linestyle = "-."
     colours = {None: "#666666"}
     interruptible = True
-    count_rate = 110_000.0
+    # boards per second of a count on a 2-core machine (n = 15 to 17): compiled on both cores, or in Python
+    count_rate = 4_000_000.0 if jit_available() else 110_000.0
 
     def describe(self, choice: Choice) -> str:
-        return "bitmask backtracking"
+        if jit_available():
+            return f"bitmask backtracking, compiled by {jit_name()} (in Python up to n = {PYTHON_UP_TO} and " \
+                   f"beyond n = {COMPILED_MAX_N})"
+        return "bitmask backtracking, in Python"
 
     def size(self, problem: Problem, choice: Choice) -> Size:
         """The search keeps one row's bit masks (three n-bit integers and a candidate set) per row on its
@@ -127,24 +139,39 @@ def _search(problem: Problem) -> Iterator[Board | None]:
         stack.append((free_in(row + 1, ncols, nleft, nright), ncols, nleft, nright))
 
 
-def iter_backtrack(n: int | Problem, preplaced: tuple[Cell, ...] = ()) -> Iterator[Board]:
+def iter_backtrack(n: int | Problem, preplaced: tuple[Cell, ...] = (), compiled: bool | None = None) -> Iterator[Board]:
     """Every solution by backtracking, row by row, in lexicographic order of columns (iterative: any n).
-    A :class:`Problem` brings its pre-placed queens and blocked cells (its symmetry is the method's affair)."""
+    A :class:`Problem` brings its pre-placed queens and blocked cells (its symmetry is the method's affair).
+    ``compiled``: the numba kernel of the same search (None: where it pays, see the module's text)."""
     problem = n if isinstance(n, Problem) else Problem(n, preplaced)
+    if use_compiled(problem.n, compiled):
+        from .backtrack_jit import compiled_boards
+
+        return (board for board in compiled_boards(problem) if board is not None)
     return (board for board in _search(problem) if board is not None)
 
 
-def search_budgeted(problem: Problem, max_steps: int, count: bool = False) -> tuple[int, Board | None, bool]:
+def search_budgeted(problem: Problem, max_steps: int, count: bool = False,
+                    compiled: bool | None = None) -> tuple[int, Board | None, bool]:
     """Independent backtracking with a budget of about ``max_steps`` placements: ``(boards found, the first
     board, finished)``; with ``count`` it goes on past the first board.  Symmetry breaking keeps only
     canonical boards.  What the verbs use to check another method's "no" and its counts (the search of
-    :func:`iter_backtrack`, which shares no code with any encoder or solver).
+    :func:`iter_backtrack`, which shares no code with any encoder or solver).  ``compiled``: the numba kernel
+    of the same search, which stops at the same placement (None: only if this process has loaded it already,
+    since a budget of a fraction of a second in Python is less than numba's start).
 
     >>> search_budgeted(Problem(3), 1000)[0::2], search_budgeted(Problem(6), 10_000, count=True)[0]
     ((0, True), 4)
     """
     found, first, ticks = 0, None, 0
-    for board in _search(problem):
+    boards = _search(problem)
+    if use_compiled(problem.n, compiled) and (compiled or _search_kernel_loaded()):
+        from .backtrack_jit import compiled_boards
+
+        # the Python search stops on its first tick past the budget, before that tick's placement
+        boards = compiled_boards(problem, max_steps=TICK * (max_steps // TICK + 1) - 1)
+        ticks = max_steps // TICK  # its one None is the tick that ends the search
+    for board in boards:
         if board is None:
             ticks += 1
             if ticks * TICK > max_steps:
@@ -159,17 +186,26 @@ def search_budgeted(problem: Problem, max_steps: int, count: bool = False) -> tu
     return found, first, True
 
 
-def count_backtrack(n: int, fundamental: bool = False, progress: Callable[[int], None] | None = None) -> int:
+def count_backtrack(n: int, fundamental: bool = False, progress: Callable[[int], None] | None = None,
+                    compiled: bool | None = None) -> int:
     """Number of solutions (or fundamental solutions) by bitmask backtracking.
 
     Counting all solutions uses the left-right mirror: first-row queens in the left half count twice.  The
     search is split on the first rows, and ``progress`` (if given) gets the running count after each part.
+    ``compiled``: the numba kernel of the same counter, the parts shared out to every core (None: where it
+    pays, see the module's text).
     """
     n = parse_n(n)
     check_flag(fundamental, "fundamental")
     check_callback(progress, "progress")
+    on = use_compiled(n, compiled)
     if fundamental:
-        return len({canonical(n, board) for board in iter_backtrack(n)})
+        return len({canonical(n, board) for board in iter_backtrack(n, compiled=on)})
+    if on:
+        from .backtrack_jit import count_prefixes
+
+        # more, smaller parts than the Python split: the cores share them out evenly
+        return count_prefixes(n, list(_prefixes(n, 2 if n < 12 else 3 if n < 16 else 4)), progress)
     if n > RECURSION_SAFE:
         total = 0
         for total, _board in enumerate(iter_backtrack(n), start=1):  # noqa: B007
@@ -207,6 +243,14 @@ def count_backtrack(n: int, fundamental: bool = False, progress: Callable[[int],
         if progress is not None:
             progress(total)
     return total
+
+
+def _search_kernel_loaded() -> bool:
+    """Whether this process has the compiled search at hand already (then a short budget pays for it)."""
+    import sys
+
+    jit = sys.modules.get(f"{__package__}.backtrack_jit")
+    return jit is not None and jit._searcher.cache_info().currsize > 0
 
 
 def _prefixes(n: int, depth: int) -> Iterator[tuple[int, int, int, int]]:

@@ -24,6 +24,10 @@ from without a scan of the board.
 - Pre-placed queens never move; no queen stands on a blocked cell; with the symmetry broken it returns the
   canonical board of the board it found.  Its random generator is seeded from the problem, so a run is
   reproducible.
+- Where numba is installed, the same algorithm runs compiled (:mod:`.local_search_jit`, about twenty times
+  faster: 10⁷ queens in seconds) for large problems without blocked cells; this module is the readable
+  version, and the one that runs in the browser, with ``NQUEENS_KIT_NO_JIT=1``, with blocked cells and on
+  small boards (below :data:`COMPILED_FROM`, where importing numba would cost more than it saves).
 
 >>> from nqueens_kit.problem.board import verify
 >>> columns, stats = min_conflicts(Problem(8))
@@ -39,28 +43,39 @@ from array import array
 from collections.abc import Callable, Sequence
 from itertools import compress, repeat
 from operator import add
+from typing import TYPE_CHECKING
 
 from ...palette import TOL_MUTED
 from ...problem.board import Problem, canonical, from_columns
 from ...problem.results import SolveResult, Statistics, Status
+from ...runtime.jit import jit_available
 from ...runtime.limits import Size
 from ..base import Choice, Method
+from .min_conflicts_rules import CLOCK_EVERY as CLOCK_EVERY
+from .min_conflicts_rules import PLACEMENT_CANDIDATES as PLACEMENT_CANDIDATES
+from .min_conflicts_rules import SCAN_BELOW as SCAN_BELOW
+from .min_conflicts_rules import STEP_DRAWS as STEP_DRAWS
+from .min_conflicts_rules import Stats as Stats
+from .min_conflicts_rules import Stopped as Stopped
+from .min_conflicts_rules import budget as budget
 
-#: Random free columns the initial placement tries for a row before it takes the least attacked of them.
-PLACEMENT_CANDIDATES = 32
-#: Random columns a step draws in search of one attacked once before it scans the whole row.
-STEP_DRAWS = 64
-#: Below this n every step scans its row (cheaper than drawing candidates).
-SCAN_BELOW = 200
-#: The clock is read every this many rows of a placement and steps of a repair (a few milliseconds).
-CLOCK_EVERY = 2048
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+#: From this n the compiled version runs where numba is (below, the Python one takes less time than numba's
+#: import: under a tenth of a second at n = 20,000).
+COMPILED_FROM = 20_000
 #: Bytes per queen at the peak of a solve: the search's arrays and the placement's numpy temporaries,
 #: then the board as tuples and its verification (measured at n = 10⁶, 64-bit CPython 3.11, with a margin).
 BYTES_PER_QUEEN = 400
 #: ... and with the symmetry broken, the eight images of the board :func:`canonical` compares.
 BYTES_PER_QUEEN_CANONICAL = 1600
+#: ... compiled: int32 arrays, the board as one of them and its vectorised check, with the symmetry broken
+#: or not (58 bytes measured at n = 10⁶ and 10⁷ in a process with the kernels loaded; loading numba and them
+#: takes about 130 MB once, which the margin covers from n = 2·10⁶).
+BYTES_PER_QUEEN_COMPILED = 120
 
-Stats = dict[str, int]
 
 
 def _recorded(stats: Stats) -> Statistics:
@@ -69,24 +84,29 @@ def _recorded(stats: Stats) -> Statistics:
     return recorded
 
 
-class Stopped(Exception):
-    """The deadline passed during a run (the stats so far are its argument)."""
+def min_conflicts(problem: Problem, deadline: float | None = None) -> tuple[npt.NDArray[np.int32] | None, Stats]:
+    """The columns of a board found by min-conflicts (an int32 array, row by row, from 1), or None when the
+    budget ran out, and the stats ``steps`` (all runs), ``restarts`` and ``initial_conflicts`` (attacked
+    queens after the last placement).  Raises :class:`Stopped` at ``deadline`` (``time.monotonic()``
+    seconds).  Compiled where numba is (:mod:`.local_search_jit`) from n = :data:`COMPILED_FROM`, unless the
+    problem has blocked cells."""
+    if compiled(problem):
+        from .local_search_jit import min_conflicts_jit
+
+        return min_conflicts_jit(problem, deadline, time.monotonic)  # one clock for both versions
+    import numpy as np
+
+    columns, stats = min_conflicts_python(problem, deadline)
+    return (None if columns is None else np.array(columns, dtype=np.int32)), stats
 
 
-def budget(n: int) -> tuple[int, int]:
-    """``(steps per run, runs)``: when local search gives up without a deadline.
-
-    A good placement is repaired in about one step per conflict, so n + 1000 steps is generous at every n; a
-    run that fails is mostly stuck on a plateau, which a restart leaves.  Fewer runs at large n keep a
-    hopeless search (an impossible completion) to a few minutes even at n = 10⁷.
-    """
-    return n + 1000, max(3, min(100, 1_000_000 // n))
+def compiled(problem: Problem) -> bool:
+    """True when :func:`min_conflicts` runs the compiled version for ``problem``."""
+    return problem.n >= COMPILED_FROM and not problem.blocked and jit_available()
 
 
-def min_conflicts(problem: Problem, deadline: float | None = None) -> tuple[list[int] | None, Stats]:
-    """The columns of a board found by min-conflicts (row by row), or None when the budget ran out, and the
-    stats ``steps`` (all runs), ``restarts`` and ``initial_conflicts`` (attacked queens after the last
-    placement).  Raises :class:`Stopped` at ``deadline`` (``time.monotonic()`` seconds)."""
+def min_conflicts_python(problem: Problem, deadline: float | None = None) -> tuple[list[int] | None, Stats]:
+    """:func:`min_conflicts` in Python, whatever is installed: the columns as a list."""
     n = problem.n
     rng = random.Random(f"nqueens-kit-local-search:{n}:{problem.preplaced}:{problem.blocked}")
     steps_per_run, runs = budget(n)
@@ -358,7 +378,10 @@ class LocalSearchMethod(Method):
         import numpy  # noqa: F401  (the placement sums its lines in numpy)
 
     def size(self, problem: Problem, choice: Choice) -> Size:
-        per_queen = BYTES_PER_QUEEN_CANONICAL if problem.break_symmetry else BYTES_PER_QUEEN
+        if compiled(problem):
+            per_queen = BYTES_PER_QUEEN_COMPILED
+        else:
+            per_queen = BYTES_PER_QUEEN_CANONICAL if problem.break_symmetry else BYTES_PER_QUEEN
         return Size(variables=problem.n, memory=per_queen * problem.n)
 
     def solve_here(self, problem: Problem, choice: Choice, deadline: float | None) -> SolveResult:
