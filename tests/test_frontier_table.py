@@ -93,3 +93,14 @@ def test_the_tables_go_between_the_markers_or_the_page_is_refused() -> None:
     assert with_frontier_tables(out, record) == out
     with pytest.raises(InputError, match="no place for the frontier tables"):
         with_frontier_tables("no markers here\n", record)
+
+
+def test_a_merged_frontier_keeps_each_rows_machine_and_the_table_names_them() -> None:
+    old = {"limit": 60, "solve": [{"config": "a", "largest_n": 8}], "count": [],
+           "environment": {"created": "2026-01-01T10:00:00+00:00", "machine": {"cpu": "Old CPU"}}}
+    new = {"limit": 60, "solve": [{"config": "b", "largest_n": 9}], "count": [],
+           "environment": {"created": "2026-02-01T10:00:00+00:00", "machine": {"cpu": "New CPU"}}}
+    merged = merge_frontier(new, old)
+    assert [(r["config"], r["cpu"]) for r in merged["solve"]] == [("a", "Old CPU"), ("b", "New CPU")]
+    table = frontier_table(merged)
+    assert "New CPU (runs of 2026-02-01); Old CPU (runs of 2026-01-01)" in table and "same machine" not in table

@@ -354,3 +354,16 @@ def test_a_board_file_that_is_not_one_is_refused(tmp_path):
         read_board_file(str(tmp_path / "changed.json"))
     with pytest.raises(InputError, match="folder"):
         read_board_file(str(tmp_path))
+
+
+def test_violations_of_a_large_wrong_board_list_a_few_cells_and_count_the_rest() -> None:
+    from nqueens_kit.problem.board import LISTED, violations
+
+    n = 5_000
+    queens = [(r, 1 + (2 * r) % n) for r in range(1, n + 1)]  # every queen two columns on: diagonals clash
+    said = violations(n, queens)
+    assert said and len(said) <= LISTED + 1 and said[-1].endswith("more lines shared by queens")
+    off = violations(5, queens)[0]
+    outside = sum(not (r <= 5 and c <= 5) for r, c in queens)
+    assert off.startswith("queens off the 5x5 board:") and off.count("(") == LISTED
+    assert off.endswith(f"... and {outside - LISTED:,} more]")

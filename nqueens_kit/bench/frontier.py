@@ -56,6 +56,7 @@ class FrontierRow(TypedDict, total=False):
     peak_rss_mb: float | None  # solving only
     count: int | None  # counting only
     why: str | None  # counting only: why the first failure failed
+    cpu: str | None  # the processor of the machine the row's run was made on (a merged record can mix machines)
     runner: str  # counting only: what ran the kit's own search kernels (numba x.y or Python; jit_name())
     first_failure: int | None
     attempts: int
@@ -247,10 +248,25 @@ def frontier_table(record: FrontierRecord) -> str:
         cores = record.get("environment", {}).get("machine", {}).get("cpu_count")
         lines += ["", f"The machine's load average (1 minute) was between {min(loads):.1f} and {max(loads):.1f} "
                       f"during the runs that recorded it, on {cores} cores."]
+    machines = sorted({str(row["cpu"]) for row in rows if row.get("cpu")})
     if newest is not None and len(runs) > 1:
-        lines += ["", f"Rows without a date are from the run of {_when(newest)}; the others name their run (the "
-                      "same machine and limit)."]
+        same = "the same machine and limit" if len(machines) < 2 else "the same limit"
+        lines += ["", f"Rows without a date are from the run of {_when(newest)}; the others name their run ({same})."]
+    if len(machines) > 1:
+        days: dict[str, set[str]] = {}
+        for row in rows:
+            if row.get("cpu") and row.get("created"):
+                days.setdefault(str(row["cpu"]), set()).add(_when(row["created"]).split()[0])
+        lines += ["", "The rows come from more than one machine: "
+                  + "; ".join(f"{cpu} (runs of {', '.join(sorted(days.get(cpu, ())))})" for cpu in machines)
+                  + ". Compare rows of different machines only where the gap is wide."]
     return "\n".join(lines)
+
+
+def _machine(row: FrontierRow, cpu: object) -> FrontierRow:
+    """The row's ``cpu`` entry: its own, else its run's machine's, else none."""
+    known = row.get("cpu") or cpu
+    return {"cpu": str(known)} if known else {}
 
 
 def merge_frontier(new: FrontierRecord, old: FrontierRecord) -> FrontierRecord:
@@ -271,19 +287,21 @@ def merge_frontier(new: FrontierRecord, old: FrontierRecord) -> FrontierRecord:
     merged = new.copy()
     now = new.get("environment", {}).get("created")
     then = old.get("environment", {}).get("created")
+    here = new.get("environment", {}).get("machine", {}).get("cpu")
+    there = old.get("environment", {}).get("machine", {}).get("cpu")
     older: Kept = old.get("kept", {})  # rows the old record itself kept from a run before it
     kept: list[str] = []
 
     def merge_part(new_rows: list[FrontierRow], old_rows: list[FrontierRow]) -> list[FrontierRow]:
-        fresh: dict[str, FrontierRow] = {row["config"]: {**row, "created": row.get("created") or now}
-                                         for row in new_rows}
+        fresh: dict[str, FrontierRow] = {row["config"]: {**row, "created": row.get("created") or now,
+                                                         **_machine(row, here)} for row in new_rows}
         rows: list[FrontierRow] = []
         for row in old_rows:
             if row["config"] in fresh:
                 rows.append(fresh.pop(row["config"]))
                 continue
             earlier = older.get("created") if row["config"] in older.get("configs", ()) else then
-            rows.append({**row, "created": row.get("created") or earlier})
+            rows.append({**row, "created": row.get("created") or earlier, **_machine(row, there)})
             kept.append(row["config"])
         return rows + list(fresh.values())
 

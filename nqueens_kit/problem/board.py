@@ -457,11 +457,12 @@ def violations(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = (),
     queens = [(q[0], q[1]) for q in items if _int_pair(q)]
     off = [q for q in queens if not (1 <= q[0] <= n and 1 <= q[1] <= n)]
     if off:
-        problems.append(f"queens off the {n}x{n} board: {off}")
+        problems.append(f"queens off the {n}x{n} board: {_few(off)}")
     if len(items) != n:
         problems.append(f"{len(items)} queens on a board of size {n} (need exactly {n})")
     if len(set(queens)) != len(queens):
         problems.append("a cell holds two queens")
+    shared: list[str] = []
     for what, key in (
         ("row", lambda q: q[0]),
         ("column", lambda q: q[1]),
@@ -471,15 +472,30 @@ def violations(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = (),
         for value, count in Counter(map(key, set(queens))).items():
             if count > 1:
                 article = "an" if what[0] in "aeiou" else "a"
-                problems.append(f"{count} queens share {article} {what} ({what} key {value})")
+                shared.append(f"{count} queens share {article} {what} ({what} key {value})")
+    problems += shared[:LISTED]
+    if len(shared) > LISTED:  # a large wrong board: the first few lines say enough
+        problems.append(f"... and {len(shared) - LISTED:,} more lines shared by queens")
     placed = set(queens)
     missing = [p for p in fixed if p not in placed]
     if missing:
-        problems.append(f"pre-placed queens missing from the board: {missing}")
+        problems.append(f"pre-placed queens missing from the board: {_few(missing)}")
     on_blocked = sorted(placed & set(closed))
     if on_blocked:
-        problems.append(f"queens on blocked cells: {on_blocked}")
+        problems.append(f"queens on blocked cells: {_few(on_blocked)}")
     return problems
+
+
+#: :func:`violations` lists at most this many cells, or lines shared, of one kind (a large board can have
+#: hundreds of thousands).
+LISTED = 10
+
+
+def _few(cells: list[Cell]) -> str:
+    """The cells as a list, the first :data:`LISTED` of them with a count of the rest when there are more."""
+    if len(cells) <= LISTED:
+        return str(cells)
+    return f"{str(cells[:LISTED])[:-1]}, ... and {len(cells) - LISTED:,} more]"
 
 
 def _int_pair(value: object) -> bool:
