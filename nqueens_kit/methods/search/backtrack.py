@@ -30,6 +30,7 @@ from ...runtime import isolate
 from ...runtime.jit import jit_available, jit_name
 from ...runtime.limits import Size
 from ..base import Choice, Method, check_callback, check_flag, infeasible_message
+from . import backtrack_jit as jit
 from .backtrack_jit import MAX_N as COMPILED_MAX_N
 from .backtrack_jit import PYTHON_UP_TO, use_compiled
 
@@ -145,9 +146,7 @@ def iter_backtrack(n: int | Problem, preplaced: tuple[Cell, ...] = (), compiled:
     ``compiled``: the numba kernel of the same search (None: where it pays, see the module's text)."""
     problem = n if isinstance(n, Problem) else Problem(n, preplaced)
     if use_compiled(problem.n, compiled):
-        from .backtrack_jit import compiled_boards
-
-        return (board for board in compiled_boards(problem) if board is not None)
+        return (board for board in jit.compiled_boards(problem) if board is not None)
     return (board for board in _search(problem) if board is not None)
 
 
@@ -165,11 +164,9 @@ def search_budgeted(problem: Problem, max_steps: int, count: bool = False,
     """
     found, first, ticks = 0, None, 0
     boards = _search(problem)
-    if use_compiled(problem.n, compiled) and (compiled or _search_kernel_loaded()):
-        from .backtrack_jit import compiled_boards
-
+    if use_compiled(problem.n, compiled) and (compiled or jit.kernel_loaded()):
         # the Python search stops on its first tick past the budget, before that tick's placement
-        boards = compiled_boards(problem, max_steps=TICK * (max_steps // TICK + 1) - 1)
+        boards = jit.compiled_boards(problem, max_steps=TICK * (max_steps // TICK + 1) - 1)
         ticks = max_steps // TICK  # its one None is the tick that ends the search
     for board in boards:
         if board is None:
@@ -202,10 +199,8 @@ def count_backtrack(n: int, fundamental: bool = False, progress: Callable[[int],
     if fundamental:
         return len({canonical(n, board) for board in iter_backtrack(n, compiled=on)})
     if on:
-        from .backtrack_jit import count_prefixes
-
         # more, smaller parts than the Python split: the cores share them out evenly
-        return count_prefixes(n, list(_prefixes(n, 2 if n < 12 else 3 if n < 16 else 4)), progress)
+        return jit.count_prefixes(n, list(_prefixes(n, 2 if n < 12 else 3 if n < 16 else 4)), progress)
     if n > RECURSION_SAFE:
         total = 0
         for total, _board in enumerate(iter_backtrack(n), start=1):  # noqa: B007
@@ -243,14 +238,6 @@ def count_backtrack(n: int, fundamental: bool = False, progress: Callable[[int],
         if progress is not None:
             progress(total)
     return total
-
-
-def _search_kernel_loaded() -> bool:
-    """Whether this process has the compiled search at hand already (then a short budget pays for it)."""
-    import sys
-
-    jit = sys.modules.get(f"{__package__}.backtrack_jit")
-    return jit is not None and jit._searcher.cache_info().currsize > 0
 
 
 def _prefixes(n: int, depth: int) -> Iterator[tuple[int, int, int, int]]:

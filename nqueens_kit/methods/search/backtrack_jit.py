@@ -213,6 +213,11 @@ def _searcher() -> Callable[..., int]:
     return compile_kernel(_search_kernel)
 
 
+def kernel_loaded() -> bool:
+    """Whether this process has the compiled search at hand already (then even a short budget pays for it)."""
+    return _searcher.cache_info().currsize > 0
+
+
 def compiled_boards(problem: Problem, max_steps: int | None = None,
                     kernel: Callable[..., int] | None = None) -> Iterator[Board | None]:
     """Every board of ``problem`` in lexicographic order of columns, found by the compiled search in batches
