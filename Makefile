@@ -1,5 +1,5 @@
 # Two commands do all set-up on a fresh machine:
-#   make run    install into .venv what the chapters use and open them in JupyterLab
+#   make run    install into .venv what the chapters use and open your working copy of them (my-course/)
 #   make test   install into .venv the test, site and browser-edition tooling too, and run every test
 # Each target installs only what it needs (a pyproject.toml extra); a later target adds to the same .venv.
 PYTHON ?= python3
@@ -14,11 +14,29 @@ SYSTEM_PACKAGES ?= minisat cadical picosat cryptominisat minizinc chromium procp
 PYTEST_ARGS ?=
 # JupyterLab refuses to start as root unless told to (containers, lab machines).
 JUPYTER_ROOT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
+# JupyterLab without its news prompt and update check: nothing pops up over a projected notebook.
+LAB_QUIET := --LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate
+LAB ?= $(BIN)/jupyter lab
+# The reader's working copy of the chapters, made once by nqueens-kit notebooks (never the tracked notebooks/:
+# a Run All, an exercise typed in, a saved output stay there, and git status stays clean).
+COURSE_DIR ?= my-course
 
-.PHONY: run test test-deep test-lowest app bench site lite install system-packages clean
+.PHONY: run fresh-course test test-deep test-course test-lowest app bench site lite install system-packages clean
 
 run: $(COURSE)
-	$(BIN)/jupyter lab --notebook-dir=notebooks $(JUPYTER_ROOT) $(JUPYTER_ARGS)
+	@if [ ! -d "$(COURSE_DIR)" ]; then \
+	  $(BIN)/nqueens-kit notebooks "$(COURSE_DIR)" && touch "$(COURSE_DIR)/.copied"; \
+	elif [ -f "$(COURSE_DIR)/.copied" ] && [ -n "$$(find notebooks -newer "$(COURSE_DIR)/.copied" -name '*.ipynb')" ]; then \
+	  echo "note: the chapters in notebooks/ changed since $(COURSE_DIR)/ was copied; make fresh-course takes the" \
+	       "new ones (your copy is kept beside it)"; \
+	fi
+	$(LAB) --notebook-dir="$(COURSE_DIR)" $(LAB_QUIET) $(JUPYTER_ROOT) $(JUPYTER_ARGS)
+
+# Fresh chapters: the working copy is moved aside (my-course.YYYYMMDD-HHMMSS), never deleted, and a new one made.
+fresh-course: $(COURSE)
+	@if [ -d "$(COURSE_DIR)" ]; then kept="$(COURSE_DIR).$$(date +%Y%m%d-%H%M%S)"; mv "$(COURSE_DIR)" "$$kept" && \
+	  echo "your copy is now $$kept"; fi
+	$(BIN)/nqueens-kit notebooks "$(COURSE_DIR)" && touch "$(COURSE_DIR)/.copied"
 
 # Lint, type-check, then every test (two processes; a notebook's cells stay together in one).
 test: $(TEST) system-packages
@@ -31,6 +49,24 @@ test: $(TEST) system-packages
 test-deep: $(TEST) system-packages
 	$(BIN)/python -m pytest -n auto -m deep $(PYTEST_ARGS)
 
+# The course as it is used, not only as it is tested (CI runs it): every chapter top to bottom at its full sizes,
+# in normal mode (no CI, no pytest), on a fresh kernel, in a working copy made by nqueens-kit notebooks, first
+# in a venv holding only what make run installs and then in one holding only what pip install
+# "nqueens-kit[course]" installs from the kit's wheel, each on a PATH without the Debian solver programs
+# (benchmarks/time_chapters.py --check --copy --bare-path): a missing program or a slower machine must not stop
+# a chapter.  make test-lowest runs the same check at the lowest allowed versions.
+COURSE_VENV ?= .venv-course
+PIP_VENV ?= .venv-pip
+test-course:
+	$(MAKE) --no-print-directory VENV=$(COURSE_VENV) $(COURSE_VENV)/.installed-course
+	$(COURSE_VENV)/bin/python benchmarks/time_chapters.py --check --copy --bare-path
+	rm -rf $(PIP_VENV) build/pip-wheel
+	$(PYTHON) -m venv $(PIP_VENV)
+	$(PIP_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(PIP_VENV)/bin/python -m pip wheel --quiet --no-deps --wheel-dir build/pip-wheel .
+	$(PIP_VENV)/bin/python -m pip install --quiet "$$(ls build/pip-wheel/nqueens_kit-*.whl)[course]"
+	cd build && ../$(PIP_VENV)/bin/python ../benchmarks/time_chapters.py --check --copy --bare-path
+
 # The suite again at the lowest version of every dependency pyproject.toml allows (uv compiles a lowest-direct
 # resolution of the course's extras; the test tools are the newest those pins admit), on the oldest Python the
 # kit supports: every allowed version is a tested version.  Browser tests run in `make test` only.  uv trusts
@@ -39,6 +75,7 @@ LOWEST_PYTHON ?= python3.10
 LOWEST_VENV ?= .venv-lowest
 test-lowest: $(LOWEST_VENV)/.installed-lowest system-packages
 	$(LOWEST_VENV)/bin/python -m pytest -n auto -m "not browser and not deep" $(PYTEST_ARGS)
+	$(LOWEST_VENV)/bin/python benchmarks/time_chapters.py --check --copy
 
 $(LOWEST_VENV)/.installed-lowest: pyproject.toml
 	$(LOWEST_PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10) and "nqueens-kit needs Python 3.10 or newer")'

@@ -14,13 +14,11 @@ machine and the command line (:func:`~nqueens_kit.bench.environment.environment`
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import sys
-from pathlib import Path
 from typing import Any
 
-from nqueens_kit.bench.environment import environment, load_average
+from nqueens_kit.bench.environment import emit_record, environment, load_average
 from nqueens_kit.course.lessons import ilp_solvers_here, tree_sizes
 from nqueens_kit.solvers import get_solver
 
@@ -47,11 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-o", "--out", help="write the record to this JSON file")
     args = parser.parse_args(argv)
     sizes = tuple(int(part) for part in args.n.split(","))
-    text = json.dumps(record(sizes), indent=1) + "\n"
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
-    print(text, end="")
-    return 0
+    return emit_record(record(sizes), args.out)
 
 
 if __name__ == "__main__":

@@ -15,14 +15,12 @@ with numba's version, or None when the search ran in Python: the counters are th
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-from nqueens_kit.bench.environment import environment, load_average, package_version
+from nqueens_kit.bench.environment import emit_record, environment, load_average, package_version
 from nqueens_kit.methods import solve
 from nqueens_kit.methods.search.local_search import COMPILED_FROM
 from nqueens_kit.problem.board import verify
@@ -61,11 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-n", type=int, default=N, help=f"board size (default {N:,})")
     parser.add_argument("-o", "--out", help="write the record to this JSON file")
     args = parser.parse_args(argv)
-    text = json.dumps(record(args.n), indent=1) + "\n"
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
-    print(text, end="")
-    return 0
+    return emit_record(record(args.n), args.out)
 
 
 if __name__ == "__main__":

@@ -372,18 +372,21 @@ TRIP = textwrap.dedent("""
             return None
 
     sys.meta_path.insert(0, Trip())
-    sys.argv = ["nqueens-kit", "solve", "8"]
+    sys.argv = ["nqueens-kit", *sys.argv[2:]]
     from nqueens_kit.cli import run
     run()
 """)
 
 
-@pytest.mark.parametrize("module", ["nqueens_kit.cli.main", "nqueens_kit.cli.solve", "nqueens_kit.methods",
-                                    "nqueens_kit.methods.sat.cnf", "nqueens_kit.runtime.isolate"])
-def test_ctrl_c_while_loading_is_one_line(module):
-    """Ctrl-C while a module of ``solve 8`` loads (the command's, or the kit's on first use):
-    one line, exit status 130."""
-    done = subprocess.run([sys.executable, "-c", TRIP, module], capture_output=True, text=True, timeout=120)
+@pytest.mark.parametrize(("module", "argv"), [
+    *[(module, ["solve", "8", "--json"]) for module in ("nqueens_kit.cli.main", "nqueens_kit.cli.solve",
+                                                         "nqueens_kit.methods", "nqueens_kit.methods.sat.cnf",
+                                                         "nqueens_kit.runtime.isolate")],
+    *[(module, ["solve", "8"]) for module in ("nqueens_kit.cli.quick", "nqueens_kit.problem.rules", "pycosat")]])
+def test_ctrl_c_while_loading_is_one_line(module, argv):
+    """Ctrl-C while a module of ``solve 8 --json`` loads (the command's, or the kit's on first use), or one of
+    the quick path's (``solve 8``): one line, exit status 130."""
+    done = subprocess.run([sys.executable, "-c", TRIP, module, *argv], capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "nqueens-kit: interrupted\n")
 
 

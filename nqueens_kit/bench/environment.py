@@ -8,12 +8,13 @@ from a checkout.
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import shlex
 import subprocess
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from .. import __version__
 from ..errors import NQueensError
 from ..methods import Choice, get_method
 from ..problem.results import Options
+from ..runtime.files import write_whole
 from ..runtime.limits import physical_memory
 from ..solvers.base import package_version
 from .results import Meta
@@ -129,6 +131,16 @@ def environment(configs: Sequence[Choice] = ()) -> Meta:
         "solvers": solver_versions(configs),
         "solver_settings": solver_settings(configs),
     }
+
+
+def emit_record(record: Mapping[str, object], out: str | os.PathLike[str] | None = None) -> int:
+    """What a benchmark script that makes a chapter's stored record ends with: the record as JSON, written whole
+    to ``out`` when one is named (the old file stays until the new one is complete) and printed; exit status 0."""
+    text = json.dumps(record, indent=1) + "\n"
+    if out:
+        write_whole(out, text)
+    print(text, end="")
+    return 0
 
 
 def command_line(argv: Sequence[str] | None = None) -> str:

@@ -11,9 +11,12 @@ import importlib
 import signal
 import sys
 import types
-from typing import TYPE_CHECKING, NoReturn
 
 from .startup import startup_interrupt
+
+TYPE_CHECKING = False  # typing is not imported at run time (mypy reads this as True): see .quick
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 __all__ = ["EXIT_NO", "EXIT_OK", "build_parser", "main", "run"]
 
@@ -24,13 +27,27 @@ def run() -> NoReturn:
         signal.signal(signal.SIGINT, startup_interrupt)
     except (ValueError, OSError):  # not the main thread
         pass
+    from .quick import quick_answer
+
+    code = quick_answer(sys.argv[1:])
+    if code is not None:  # answered, with what the full command would print
+        from .startup import end
+
+        end(code)
     from .main import run as run_command
 
     run_command()
 
 
+#: The package's modules other than :mod:`.main`: ``from nqueens_kit.cli import quick`` imports the module
+#: alone, not the whole command first.
+_MODULES = frozenset({"bench", "common", "inside", "quick", "solve", "startup"})
+
+
 def __getattr__(name: str) -> object:
     """The command's names (``main``, ``build_parser``, ...), from :mod:`.main` on first use."""
+    if name in _MODULES or name.startswith("__"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")  # the import system goes on
     command = importlib.import_module(f"{__name__}.main")  # the module: the package's `main` is the function
     try:
         return getattr(command, name)

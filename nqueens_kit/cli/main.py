@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -42,7 +41,7 @@ from typing import NoReturn
 from .. import __version__
 from ..errors import InputError, KitBug, NQueensError, SolverError
 from .common import EXIT_BUG, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, EXIT_TIMEOUT, PROG, Parser, print_json
-from .startup import startup_interrupt
+from .startup import end, silence_stdout, startup_interrupt
 
 #: The modules of the subcommands (under :mod:`nqueens_kit.cli`) and their commands, in the order ``--help``
 #: lists them; each module has ``COMMANDS``, name -> (help, the function that adds its options).  A command
@@ -167,13 +166,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
-        _silence_stdout()
+        silence_stdout()
         return EXIT_OK
     except MemoryError:
         return _fail("ran out of memory; give a smaller problem (the kit refuses what it predicts will not fit in "
                      "--max-memory)", argv, EXIT_TIMEOUT)
     except OSError as exc:
-        _silence_stdout()
+        silence_stdout()
         where = f" ({exc.filename})" if exc.filename else " (standard output)"
         print(f"{PROG}: error: cannot write the output{where}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_INPUT
@@ -188,42 +187,9 @@ def _subcommands(parser: argparse.ArgumentParser) -> list[str]:
     return []
 
 
-def _silence_stdout() -> None:
-    """After a failed write, point stdout at /dev/null so Python's exit does not fail writing it again."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError):
-        pass
-
-
 def run() -> NoReturn:
     """Console-script entry point."""
     end(main())
-
-
-def end(code: int) -> NoReturn:
-    """End the command with exit status ``code`` as :func:`sys.exit` would, less its last step.
-
-    What the interpreter's exit does that matters is done here: a thread of the command's that still runs
-    (a thread pool's) is waited for by the ordinary exit instead; else the exit functions run (``atexit``)
-    and the output is flushed.  Then the process ends without freeing, module by module, everything it
-    loaded, which is a good part of a short command's processor time.  Every child process has been stopped
-    and reaped by then (:mod:`nqueens_kit.runtime.isolate`)."""
-    threading = sys.modules.get("threading")
-    if threading is not None and any(thread.is_alive() and not thread.daemon and thread is not threading.main_thread()
-                                     for thread in threading.enumerate()):
-        sys.exit(code)
-    import atexit
-
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError, AttributeError):  # closed, or gone: nothing more can be said on it
-            pass
-    os._exit(code)
 
 
 __all__ = ["EXIT_NO", "EXIT_OK", "build_parser", "main", "run"]

@@ -3,7 +3,9 @@ counters, how local search's work grows with n, and local search on the blocked-
 phase study at their crossing, against SAT's answers.
 
 Every figure these return is a count (failures, nodes, steps, conflicts); seconds are returned beside them
-only to be printed as this machine's.
+only to be printed as this machine's.  Where MiniZinc is not installed, the chapter shows the first-fail runs
+stored in ``data/ch8-first-fail.json`` (:func:`first_fail_record`, written by
+``benchmarks/bench_ch8_first_fail.py``), which also holds the sizes beyond a lecture cell.
 """
 
 from __future__ import annotations
@@ -11,12 +13,14 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping, Sequence
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from ..bench.phase import instance_problem
+from ..errors import InputError
 from ..methods.search.local_search import budget, min_conflicts
 from ..methods.verbs import solve
 from ..solvers import available_solvers
+from .stored import read_record
 
 
 class FirstFailRow(TypedDict):
@@ -60,6 +64,41 @@ def first_fail_runs(ns: Sequence[int], solver: str, time_limit: float = 10.0) ->
                      "alldifferent": str(result.options.get("alldifferent") or "not recorded by this solver"),
                      "seconds": time.perf_counter() - start})
     return rows
+
+
+#: Where the stored first-fail runs are (see :func:`first_fail_record`).
+FIRST_FAIL_RECORD = "ch8-first-fail.json"
+
+
+def first_fail_record(folder: str | None = None) -> dict[str, Any]:
+    """The stored first-fail runs: ``live`` (the chapter's live sizes, MiniZinc with Gecode), ``tail`` (larger
+    sizes, too long for a lecture cell), ``cp_sat`` (CP-SAT's own search at the largest), each a list of
+    :class:`FirstFailRow`, with the limits, the command and the machine and versions that made them."""
+    record = read_record(FIRST_FAIL_RECORD, folder)
+    for part in ("live", "tail", "cp_sat"):
+        rows = record.get(part)
+        if not isinstance(rows, list) or not all(isinstance(row, dict) and {"n", "status"} <= set(row) for row in rows):
+            raise InputError(f"{FIRST_FAIL_RECORD}: '{part}' is not a list of runs; "
+                             "python benchmarks/bench_ch8_first_fail.py -o notebooks/data/ch8-first-fail.json "
+                             "writes it again")
+    return record
+
+
+def first_fail_table(rows: Sequence[FirstFailRow]) -> str:
+    """The runs as the chapter prints them: answer, Gecode's failures, nodes and propagations (CP-SAT's
+    conflicts and branches), the AllDifferent consistency recorded, and the seconds of the machine that ran."""
+    lines = [f"{'n':>5} {'solver':9} {'answer':8} {'failures':>9} {'nodes':>9} {'propagations':>12}   "
+             f"{'AllDifferent':17} seconds"]
+    for row in rows:
+        lines.append(f"{row['n']:5} {row['solver']:9} {row['status']:8} {_shown(row['failures']):>9} "
+                     f"{_shown(row['nodes']):>9} {_shown(row['propagations']):>12}   "
+                     f"{row['alldifferent'] if row['status'] == 'solved' else '-':17} "
+                     f"{row['seconds']:.2f}")
+    return "\n".join(lines)
+
+
+def _shown(count: int | None) -> str:
+    return "-" if count is None else f"{count:,}"
 
 
 def growth_exponent(ns: Sequence[float], counts: Sequence[float]) -> float:

@@ -38,6 +38,7 @@ from operator import add, sub
 from typing import TYPE_CHECKING, Any, SupportsIndex, TypeGuard, overload
 
 from ..errors import ConflictError, InputError
+from .rules import board_ok, picture
 
 if TYPE_CHECKING:  # numpy is imported where an array board is made or checked, not by every import of the kit
     import numpy as np
@@ -534,16 +535,7 @@ def verify(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = (), block
             return False
     except (TypeError, ValueError):  # not a list of (row, col) pairs
         return False
-    if min(rows) < 1 or min(cols) < 1 or max(rows) > n or max(cols) > n:
-        return False
-    if len(set(rows)) != n or len(set(cols)) != n:
-        return False
-    if len(set(map(sub, rows, cols))) != n or len(set(map(add, rows, cols))) != n:
-        return False
-    if not fixed and not closed:
-        return True
-    placed = set(zip(rows, cols, strict=True))
-    return all(p in placed for p in fixed) and not any(b in placed for b in closed)
+    return board_ok(n, rows, cols, fixed, closed)
 
 
 def _verify_columns(n: int, columns: NDArray[np.int32], fixed: list[Cell], closed: list[Cell]) -> bool:
@@ -926,13 +918,5 @@ def draw(n: int, queens: Iterable[Cell], preplaced: Iterable[Cell] = (), blocked
     if n > MAX_DRAW_N:
         raise InputError(f"a {n:,} x {n:,} board is too large to draw as text: draw() writes boards up to "
                          f"n = {MAX_DRAW_N:,}; list the queens instead")
-    queens = set(board_cells(n, queens))
-    fixed = set(_cells(preplaced, "pre-placed queens", n))
-    closed = set(_cells(blocked, "blocked cells", n))
-
-    def mark(cell: Cell) -> str:
-        if cell in queens:
-            return "P" if cell in fixed else "Q"
-        return "x" if cell in closed else "."
-
-    return "\n".join(" ".join(mark((r, c)) for c in range(1, n + 1)) for r in range(1, n + 1))
+    return picture(n, board_cells(n, queens), _cells(preplaced, "pre-placed queens", n),
+                   _cells(blocked, "blocked cells", n))

@@ -75,6 +75,21 @@ def _gecode_version() -> str | None:
                  if config.startswith("org.gecode.gecode@")), None)
 
 
+@cache
+def _minizinc_version(executable: str) -> str | None:
+    """MiniZinc's own version (``minizinc --version``: "... version 2.6.4"), asked once a process."""
+    import re
+    import subprocess
+
+    try:
+        proc = subprocess.run([executable, "--version"], capture_output=True, text=True, timeout=20,
+                              stdin=subprocess.DEVNULL, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    found = re.search(r"version\s+(\d[\w.]*)", proc.stdout)
+    return found.group(1) if found else None
+
+
 def data(problem: Problem, formulation: Formulation) -> dict[str, JSON]:
     """The model's data for ``problem``."""
     return {"n": problem.n, "integer": formulation.integer, "break_symmetry": problem.break_symmetry,
@@ -161,7 +176,11 @@ class MiniZincGecode(CpSolver):
 
     def version(self) -> str | None:
         gecode = _gecode_version()
-        return f"Gecode {gecode} through MiniZinc" if gecode else None
+        if not gecode:
+            return None
+        executable = shutil.which("minizinc")
+        own = _minizinc_version(executable) if executable else None
+        return f"Gecode {gecode} through MiniZinc" + (f" {own}" if own else "")
 
     def options(self, settings: str | None, order: int | None, enumerate_all: bool = False) -> Options:
         threads = workers(settings, enumerate_all)
