@@ -12,7 +12,6 @@ each solver's best of three round trips on the one-cell formula and on 8 queens
 
 from __future__ import annotations
 
-import argparse
 import shlex
 import subprocess
 import sys
@@ -21,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from nqueens_kit import build_cnf, write_dimacs
-from nqueens_kit.bench.environment import emit_record, environment, load_average
+from nqueens_kit.bench.environment import environment, load_average, record_main
 from nqueens_kit.course.external import external_solvers, external_times
 from nqueens_kit.methods import Choice
 from nqueens_kit.solvers import SAT_SOLVERS
@@ -51,10 +50,7 @@ def record() -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-o", "--out", help="write the record to this JSON file")
-    args = parser.parse_args(argv)
-    return emit_record(record(), args.out)
+    return record_main(record, __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":

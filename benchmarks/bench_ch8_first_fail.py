@@ -13,12 +13,11 @@ are Gecode's own, the same on every machine for one Gecode version; the seconds 
 
 from __future__ import annotations
 
-import argparse
 import shlex
 import sys
 from typing import Any
 
-from nqueens_kit.bench.environment import emit_record, environment, load_average
+from nqueens_kit.bench.environment import environment, load_average, record_main
 from nqueens_kit.course.cp_lessons import first_fail_runs
 from nqueens_kit.methods import Choice
 from nqueens_kit.solvers import available_solvers
@@ -48,10 +47,7 @@ def record() -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-o", "--out", help="write the record to this JSON file")
-    args = parser.parse_args(argv)
-    return emit_record(record(), args.out)
+    return record_main(record, __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":

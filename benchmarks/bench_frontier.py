@@ -1,6 +1,6 @@
 """The frontier: the largest n each method and variant solves (and counts) within a time limit on this machine.
 
-    python benchmarks/bench_frontier.py              # 60 s per run (long: several minutes per configuration)
+    python benchmarks/bench_frontier.py              # 60 s per run, 3 orderings per n (long: minutes per configuration)
     python benchmarks/bench_frontier.py --limit 10   # a quicker look
     python benchmarks/bench_frontier.py --count      # the counting frontier only
     python benchmarks/bench_frontier.py -o notebooks/data/frontier.json   # what notebook 5 shows
@@ -64,8 +64,12 @@ def _load() -> float | None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--limit", type=float, default=60.0, help="seconds one run may take (default 60)")
+    parser.add_argument("--limit", type=float, default=30.0,
+                        help="seconds one run may take (default 30, the stored frontier's limit)")
     parser.add_argument("--max-n", type=int, default=4096, help="the largest n tried (default 4096)")
+    parser.add_argument("--orderings", type=int, default=3,
+                        help="instances of each n, the model renumbered and reordered (default 3; a majority must "
+                             "solve n)")
     parser.add_argument("--count", action="store_true", help="the counting frontier only")
     parser.add_argument("--solve", action="store_true", help="the solving frontier only")
     parser.add_argument("--only", default=None, metavar="TEXT,...",
@@ -118,7 +122,7 @@ def main() -> int:
     if not args.count:
         for config in solve_configs:
             before = _load()
-            rows = frontier([config], args.limit, 8, args.max_n, on_attempt=say)
+            rows = frontier([config], args.limit, 8, args.max_n, on_attempt=say, orderings=args.orderings)
             for row in rows:
                 row["load"] = [before, _load()]
             record["solve"] += rows

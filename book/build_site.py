@@ -41,9 +41,18 @@ SITE_ASSETS: tuple[tuple[str, str, str, dict[str, str]], ...] = (
      {"package/dist/": "widgets/"}),
 )
 #: Of a folder, only these are served (the HTML manager's dist/ also holds source maps, a non-AMD build and
-#: its icon fonts as EOT and SVG, which Chromium, Firefox and Safari never ask for).
+#: its icon fonts as EOT and SVG, which Chromium, Firefox and Safari never ask for).  Its script names its
+#: icon fonts (Font Awesome) by file; :func:`fetch_site_assets` writes each WOFF2 one into it as a data: URL
+#: (:func:`inline_script_fonts`), so that the fonts load on a page opened from disk too.
 _ASSET_SUFFIXES = (".js", ".woff", ".woff2", ".ttf", ".css", "LICENSE")
 _ASSET_SKIP = ("package/dist/embed.js", "package/dist/libembed-amd.js")
+#: A font file as a bundled script names it: webpack's public path (the folder the script was loaded from)
+#: and the file's hashed name.
+_SCRIPT_FONT = re.compile(rb'\b[A-Za-z_$][\w$]*\.p\+"([0-9a-f]{8,}\.woff2)"')
+#: A font as a stylesheet names it: the WOFF2 file, then (optionally) its TrueType fallback.
+_CSS_FONT = re.compile(r'url\(([^)"\']+\.woff2)\)\s*format\("woff2"\)(?:\s*,\s*url\([^)]+\)\s*format\("truetype"\))?')
+#: The theme's preloads of its icon fonts in every page's head.
+_FONT_PRELOAD = re.compile(rb'\n?[ \t]*<link rel="preload" as="font"[^>]*>')
 
 #: Appended to each chapter before it runs (and removed after): wait for every app's background job, then
 #: send every widget's state, so that the saved state is the app's first view as a reader sees it once the
@@ -96,6 +105,91 @@ def _write_if_changed(path: Path, data: bytes) -> None:
     path.write_bytes(data)
 
 
+def _data_url(font: bytes) -> str:
+    import base64
+
+    return "data:font/woff2;base64," + base64.b64encode(font).decode("ascii")
+
+
+def inline_script_fonts(script: bytes, fonts: dict[str, bytes]) -> bytes:
+    """A bundled script with every WOFF2 font of ``fonts`` (file name: its bytes) that it names by file (as
+    webpack's public path + name) given as a data: URL instead.  A page opened from disk (``file://``) is
+    refused font files (a browser fetches fonts as cross-origin requests, which ``file://`` has none of);
+    a data: URL is no request at all.
+
+    >>> inline_script_fonts(b'e.exports=n.p+"0a1b2c3d4e.woff2"', {"0a1b2c3d4e.woff2": b"wOF2"})
+    b'e.exports="data:font/woff2;base64,d09GMg=="'
+    """
+    def inline(found: re.Match[bytes]) -> bytes:
+        name = found.group(1).decode()
+        return b'"' + _data_url(fonts[name]).encode() + b'"' if name in fonts else found.group(0)
+
+    return _SCRIPT_FONT.sub(inline, script)
+
+
+def inline_stylesheet_fonts(css: str, folder: Path, families: tuple[str, ...] = ()) -> str:
+    """A stylesheet (whose relative URLs start at ``folder``) with the WOFF2 font of each ``@font-face`` rule
+    given as a data: URL and its TrueType fallback dropped (every browser that reads data: URLs in
+    ``@font-face`` reads WOFF2): see :func:`inline_script_fonts` for why.  With ``families``, only the rules
+    of a family whose name starts with one of them (the rest keep their files).  A font of such a rule named
+    otherwise is an error, not a font left to fail.
+
+    >>> css = '@font-face{font-family:A 6;src:url(f.woff2) format("woff2"),url(f.ttf) format("truetype")}'
+    >>> inline_stylesheet_fonts(css, Path("."), families=("B",)) == css
+    True
+    """
+    def font_face(rule: re.Match[str]) -> str:
+        family = re.search(r"font-family:\s*([^;}]+)", rule.group(0))
+        name = family.group(1).replace("\\", "").strip("\"' ") if family else ""
+        if families and not name.startswith(families):
+            return rule.group(0)
+        text = _CSS_FONT.sub(lambda found: f'url({_data_url((folder / found.group(1)).read_bytes())}) format("woff2")',
+                             rule.group(0))
+        left = re.findall(r"url\((?!data:)[^)]*\)", text)
+        if left:
+            raise InputError(f"the icon font {name!r} is named in a way that cannot be inlined: {left[:2]}")
+        return text
+
+    return re.sub(r"@font-face\s*\{[^}]*\}", font_face, css)
+
+
+#: The families the theme draws its icons with (its ``--fa-font-solid``, ``-regular`` and ``-brands``); the
+#: stylesheet's older names for the same fonts (Font Awesome 5, FontAwesome) keep their files, fetched only
+#: by a page that uses them (the widgets bring their own Font Awesome 5, inlined in their script).
+THEME_ICON_FAMILIES = ("Font Awesome 6",)
+
+
+def inline_theme_icon_fonts(static: Path) -> list[Path]:
+    """Write into ``static`` (the Sphinx sources' ``_static``, whose files replace the theme's of the same
+    name) the theme's Font Awesome stylesheet with the fonts of its icons as data: URLs
+    (:func:`inline_stylesheet_fonts`), so that the icons of a page opened from disk draw.  Returns the
+    stylesheets written."""
+    import pydata_sphinx_theme
+
+    theme_static = Path(pydata_sphinx_theme.__file__).resolve().parent / "theme" / "pydata_sphinx_theme" / "static"
+    written = []
+    for css in sorted(theme_static.glob("vendor/fontawesome/*/css/*.css")):
+        relative = css.relative_to(theme_static)
+        text = inline_stylesheet_fonts(css.read_text(encoding="utf-8"), css.parent, THEME_ICON_FAMILIES)
+        if "data:font/woff2" not in text:
+            raise InputError(f"{relative} names no {THEME_ICON_FAMILIES[0]} font: the pinned theme changed?")
+        _write_if_changed(static / relative, text.encode("utf-8"))
+        written.append(static / relative)
+    if not written:
+        raise InputError(f"no Font Awesome stylesheet in the theme's {theme_static}: the pinned theme changed?")
+    return written
+
+
+def without_font_preloads(page: bytes) -> bytes:
+    """A page without the theme's ``<link rel="preload" as="font">`` lines: its fonts are in the stylesheet
+    (:func:`inline_theme_icon_fonts`), and a preload of a font file fails on a page opened from disk.
+
+    >>> without_font_preloads(b'<head>\\n  <link rel="preload" as="font" crossorigin href="a.woff2" />\\n</head>')
+    b'<head>\\n</head>'
+    """
+    return _FONT_PRELOAD.sub(b"", page)
+
+
 def fetch_site_assets(target: Path, cache: Path) -> list[str]:
     """Unpack the files of :data:`SITE_ASSETS` into ``target`` (the site's ``_static``), fetching each
     package once into ``cache`` with ``npm pack`` and checking its integrity.  Returns ``name@version`` of each."""
@@ -125,6 +219,7 @@ def fetch_site_assets(target: Path, cache: Path) -> list[str]:
         if base64.b64encode(hashlib.new(algorithm, data).digest()).decode() != expected:
             tarball.unlink()
             raise InputError(f"{tarball.name} does not match the integrity pinned for {spec}; removed, try again")
+        files: dict[str, bytes] = {}
         with tarfile.open(tarball) as archive:
             for member in archive.getmembers():
                 if not member.isfile() or member.name in _ASSET_SKIP:
@@ -139,7 +234,14 @@ def fetch_site_assets(target: Path, cache: Path) -> list[str]:
                         continue
                     extracted = archive.extractfile(member)
                     assert extracted is not None
-                    _write_if_changed(target / relative, extracted.read())
+                    files[relative] = extracted.read()
+        for relative, data in files.items():
+            if relative.endswith(".js"):  # its fonts, from the folder beside it, as data: URLs
+                folder = relative.rpartition("/")[0]
+                fonts = {name.rpartition("/")[2]: font for name, font in files.items()
+                         if name.endswith(".woff2") and name.rpartition("/")[0] == folder}
+                data = inline_script_fonts(data, fonts)
+            _write_if_changed(target / relative, data)
         done.append(spec)
     return done
 
@@ -395,6 +497,7 @@ def build_site(dest: str | os.PathLike[str], chapters: list[str] | None = None, 
               "\n```{toctree}\n:hidden:\n:caption: Back matter\n\nreferences\n```\n")
     _write_if_changed(src / "index.md", index.encode())
     fetch_site_assets(src / "_static", work_folder / "npm")
+    inline_theme_icon_fonts(src / "_static")
 
     # 3. Sphinx renders into the work folder (it rereads only the sources that changed; MyST-NB keeps its
     #    copies of the figures beside it), and the site is mirrored into dest.
@@ -414,10 +517,13 @@ def build_site(dest: str | os.PathLike[str], chapters: list[str] | None = None, 
 
 
 def _mirror(source: Path, target: Path) -> None:
-    """Make ``target`` hold exactly the files of ``source`` (copying only what changed)."""
+    """Make ``target`` hold exactly the files of ``source`` (copying only what changed), its pages without the
+    theme's font preloads (:func:`without_font_preloads`)."""
     wanted = {p.relative_to(source) for p in source.rglob("*") if p.is_file()}
     for relative in sorted(wanted):
         data = (source / relative).read_bytes()
+        if relative.suffix == ".html":
+            data = without_font_preloads(data)
         _write_if_changed(target / relative, data)
     for path in sorted(target.rglob("*"), reverse=True):  # files before the folders that held them
         relative = path.relative_to(target)

@@ -34,6 +34,9 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "notebooks" / "06-playground.ipynb"
 START_SECONDS = 120
 WAIT_MS = 120_000
+#: On a 1024 x 768 projector the app starts this close to the top of the page (px): the title above it, the
+#: prose below it.
+APP_TOP_PX = 200
 
 
 def _free_port() -> int:
@@ -205,3 +208,21 @@ def test_the_projector_layout_fits_1024_by_768_and_follows_a_clickers_keys(page,
     screenshot = tmp_path / "playground-projector.png"
     page.screenshot(path=str(screenshot))
     print(f"screenshot: {screenshot}")
+
+
+def test_the_app_is_the_first_thing_on_a_projector_screen(page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Served by Voila on a 1024 x 768 projector, the page opens on the app: only the chapter's title and a
+    few short lines stand above it (the rest of the prose follows it), and its board is in view."""
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.locator('.nqk-playground .nqk-board-explorer svg.nqk-board[data-queens="8"]').wait_for()
+    top = page.evaluate("() => document.querySelector('.nqk-playground').getBoundingClientRect().top"
+                        " + window.scrollY")
+    screenshot = tmp_path / "playground-first-screen.png"
+    page.screenshot(path=str(screenshot))
+    print(f"screenshot: {screenshot}; the app's top edge at {top:.0f} px")
+    assert top < APP_TOP_PX, f"the app starts {top:.0f} px down the page, under the prose above it"
+    title = page.locator("h1", has_text="Playground").first.bounding_box()
+    assert title is not None and title["y"] + title["height"] <= top  # the chapter's title stays above it
+    board = page.locator(".nqk-board-explorer svg.nqk-board").bounding_box()
+    assert board["y"] < 768, "the board starts below the first screen"
+    assert page.get_by_text("What you will learn", exact=False).count() >= 1  # the prose is still on the page

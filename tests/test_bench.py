@@ -534,13 +534,13 @@ def test_frontier_doubles_then_bisects(monkeypatch, capsys):
 
     tried = []
 
-    def fake(config, n, limit):  # "solves" up to n = 50 within the limit
+    def fake(config, n, limit, order=None):  # "solves" up to n = 50 within the limit
         tried.append(n)
         ok = n <= 50
         return ok, {"status": "solved" if ok else "timeout", "total_seconds": 0.1 if ok else limit}
 
     monkeypatch.setattr(module, "_attempt", fake)
-    row = module.frontier([Choice("sat", "pairwise", "pycosat")], limit=1.0, start=8, max_n=1000)[0]
+    row = module.frontier([Choice("sat", "pairwise", "pycosat")], limit=1.0, start=8, max_n=1000, orderings=1)[0]
     assert row["largest_n"] == 50 or (row["largest_n"] >= 46 and row["first_failure"] - row["largest_n"] <= 5)
     assert tried[:4] == [8, 16, 32, 64] and row["first_failure"] > 50 and row["attempts"] == len(tried)
     monkeypatch.undo()
@@ -550,6 +550,41 @@ def test_frontier_doubles_then_bisects(monkeypatch, capsys):
     assert real["largest_n"] == 40 and real["first_failure"] is None
     code, out, err = cli(capsys, "frontier", "--methods", "construct", "--limit", "30", "--max-n", "64", "--json")
     assert code == 0 and json.loads(out)["frontier"][0]["largest_n"] == 64
+
+
+def test_the_frontier_over_orderings_takes_the_majority(monkeypatch, capsys):
+    """n is solved when most of its orderings are; one lucky ordering (n = 56 here) or one unlucky one
+    (n = 48) does not move the frontier, where a single run of the plain model would."""
+    from nqueens_kit.bench import frontier as module
+    from nqueens_kit.bench.sweep import order_seed
+
+    seeds = {order_seed(n, 1, i): (n, i) for n in range(4, 200) for i in (1, 2, 3)}
+    runs = []
+
+    def fake(config, n, limit, order=None):
+        instance = seeds[order][1] if order is not None else 3  # the plain model: as unlucky as ordering 3
+        assert order is None or seeds[order][0] == n  # each n has its own orderings
+        runs.append((n, instance))
+        ok = n <= 48 and (n, instance) != (48, 3) or (n, instance) == (56, 1)
+        return ok, {"status": "solved" if ok else "timeout", "total_seconds": 0.1 * instance if ok else limit}
+
+    monkeypatch.setattr(module, "_attempt", fake)
+    row = module.frontier([Choice("sat", "pairwise", "pycosat")], limit=1.0, start=8, max_n=1000, orderings=3)[0]
+    assert (row["largest_n"], row["first_failure"]) == (48, 52)
+    assert (row["orderings"], row["run_orderings"], row["solved_orderings"]) == (3, 2, 2)  # the third not needed
+    assert (56, 3) in runs  # one lucky ordering of 56 and one unlucky: the third decided it
+    assert row["seconds"] == pytest.approx(0.15) and row["times"] == [0.1, 0.2]
+    assert (16, 3) not in runs and (64, 3) not in runs  # a decided majority stops the runs of n
+    assert row["attempts"] == len(runs)
+    single = module.frontier([Choice("sat", "pairwise", "pycosat")], limit=1.0, start=8, max_n=1000, orderings=1)[0]
+    assert single["orderings"] == 1 and single["largest_n"] < 48  # one order alone: stopped by its bad n
+    assert module.frontier([Choice("construct")], limit=1.0, start=8, max_n=16, orderings=3)[0]["orderings"] == 1
+    with pytest.raises(InputError, match="orderings is a whole number"):
+        module.frontier([Choice("construct")], orderings=0)
+    monkeypatch.undo()
+    code, out, err = cli(capsys, "frontier", "--methods", "sat", "--encodings", "sequential", "--limit", "5",
+                         "--max-n", "16", "--orderings", "2")
+    assert code == 0 and "orderings solved" in out and "2 of 2" in out
 
 
 def test_count_frontier_goes_up_by_one_and_checks_the_published_count(monkeypatch, capsys):

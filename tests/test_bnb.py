@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from nqueens_kit import Problem, verify
@@ -80,3 +81,50 @@ def test_limits_text_and_refusals(capsys) -> None:
     assert main(["bnb", "6"]) == 0 and "lines, LPs by" in capsys.readouterr().out
     assert main(["bnb", "6", "--max-nodes", "x"]) == 2
     assert "--max-nodes" in capsys.readouterr().err
+
+
+# ---------------------------------------------- chapter 3's checkers: the blocks and the next branching step
+
+
+def _blocks(n: int) -> list[list[tuple[int, int]]]:
+    return [[(r, c), (r + 1, c), (r, c + 1), (r + 1, c + 1)] for r in range(1, n) for c in range(1, n)]
+
+
+def test_check_blocks_wants_every_2x2_block_of_every_n() -> None:
+    from nqueens_kit.course.check_bnb import check_blocks
+
+    assert check_blocks(_blocks)
+    assert check_blocks(lambda n: [np.array(group) for group in _blocks(n)])  # cells in NumPy arrays
+    diagonals = lambda n: [[(i, i) for i in range(1, n + 1)]]  # noqa: E731  # a clique beyond the blocks is fine
+    assert check_blocks(lambda n: _blocks(n) + diagonals(n))
+    top_rows = check_blocks(lambda n: [g for g in _blocks(n) if g[0][0] <= 2])  # every block of n = 2 and 3
+    assert not top_rows and top_rows.counterexample == (4, [(3, 1), (3, 2), (4, 1), (4, 2)])
+    assert "is in no group" in top_rows.message and "(and 2 more)" in top_rows.message
+    last = check_blocks(lambda n: _blocks(n)[:-1] if n >= 5 else _blocks(n))
+    assert not last and last.counterexample == (5, [(4, 4), (4, 5), (5, 4), (5, 5)])
+    assert "clique the lines miss" in last.message
+    starter = check_blocks(lambda n: [g for g in _blocks(n) if g[0][0] < n - 1])  # the notebook's first try
+    assert not starter and starter.counterexample[0] == 2
+
+
+def test_check_branching_reads_any_cell_and_refuses_a_string_bound() -> None:
+    from fractions import Fraction
+
+    from nqueens_kit.course.check_bnb import check_branching
+    from nqueens_kit.methods.ilp.model import lp_relaxation
+
+    root = lp_relaxation(Problem(3), "max-queens")
+    fractional = root.fractional_cells()
+    closest = min(abs(root.values[c] - 0.5) for c in fractional)
+    cell = next(c for c in fractional if abs(root.values[c] - 0.5) <= closest + 1e-6)
+    bound = lp_relaxation(Problem(3, [cell]), "max-queens").objective
+    assert check_branching(root, cell, bound)
+    assert check_branching(root, list(cell), bound) and check_branching(root, np.array(cell), np.float64(bound))
+    assert check_branching(root, (float(cell[0]), float(cell[1])), Fraction(round(bound * 3), 3))
+    text = check_branching(root, cell, f"{bound:g}")
+    assert not text and f"a bound is a number, not the string '{bound:g}'" in text.message
+    assert "\n" not in text.message
+    assert check_branching(root, cell, None).ok == check_branching(root, cell, "infeasible").ok
+    for junk in ((cell[0],), "x", (True, 1), (1.5, 2)):
+        verdict = check_branching(root, junk, bound)
+        assert not verdict and verdict.message.startswith("Not yet: the cell is a (row, column) pair"), junk

@@ -7,7 +7,7 @@ import pytest
 from nqueens_kit import Problem, build_cnf
 from nqueens_kit.course.check_cdcl import check_first_uip, check_rup_lemma, parse_clause
 from nqueens_kit.errors import InputError
-from nqueens_kit.inside.cdcl import conflict_steps, implication_graph, trace
+from nqueens_kit.inside.cdcl import conflict_steps, implication_graph, trace, trail_at
 from nqueens_kit.inside.proofs import prove
 from nqueens_kit.problem.board import attacks
 
@@ -190,6 +190,61 @@ def test_counts_in_verdicts_agree_in_number() -> None:
             for c in range(1, n + 1):
                 message = check_rup_lemma(cnf, [], [f"¬P[{r},{c}]"]).message
                 assert " 1 literals" not in message and " 1 board cells" not in message
-    tiny = build_cnf(1)  # the one cell must hold the queen: assuming it empty sets one literal
-    one = check_rup_lemma(tiny, [], ["P[1,1]"])
+    tiny = build_cnf(Problem(2, [(1, 1)]))  # assuming a queen on (1,2) sets one literal, and row 1 breaks
+    one = check_rup_lemma(tiny, [], ["¬P[1,2]"])
     assert one and "sets 1 literal and" in one.message
+
+
+# ---------------------------------------------- one rule for answers: each defect it closes, caught by a test
+
+
+def test_numpy_integers_are_literals(eight, corner) -> None:
+    import numpy as np
+
+    assert parse_clause(build_cnf(4), [np.int64(-1), np.int32(7), np.array(3)]) == (-1, 7, 3)
+    t, step = eight
+    learned = implication_graph(t, step).learned
+    assert check_first_uip(t, step, np.array(learned)) and check_first_uip(t, step, [np.int64(lit) for lit in learned])
+    lemma = [-corner.problem.var(2, 5)]  # propagation refutes a queen on (2,5)
+    assert check_rup_lemma(corner, [], lemma)
+    assert check_rup_lemma(corner, [], [np.int64(lemma[0])]).message == check_rup_lemma(corner, [], lemma).message
+    assert check_rup_lemma(corner, [np.array(lemma)], np.array([-corner.problem.var(2, 4), -corner.problem.var(3, 2)]))
+
+
+def test_a_clause_of_the_formula_is_no_learned_lemma(corner) -> None:
+    var = corner.problem.var
+    pair = [-var(1, 2), -var(1, 3)]  # row 1's at-most-one: a clause of the formula
+    for answer in (pair, list(reversed(pair)), "¬P[1,3] ∨ ¬P[1,2]", ["P[1,1]"]):
+        verdict = check_rup_lemma(corner, [], answer)
+        assert not verdict and "already a clause of the formula" in verdict.message and "not a learned lemma" in \
+            verdict.message, answer
+    wider = check_rup_lemma(corner, [], [*pair, var(4, 4)])  # subsumed by that clause
+    assert not wider and "holds the formula's clause ¬P[1,2] ∨ ¬P[1,3]" in wider.message
+    assert "not a learned lemma" in wider.message and not wider.message.startswith("Correct")
+    assert check_rup_lemma(corner, [], [-var(2, 5)])  # a real lemma is still correct
+
+
+@pytest.mark.parametrize(("n", "index"), [(8, 22), (8, 0), (8, 5), (6, 3), (4, 0)])
+def test_the_decision_clause_gets_a_true_reason(n: int, index: int) -> None:
+    t = trace(n)
+    step = conflict_steps(t)[index]
+    graph = implication_graph(t, step)
+    decisions = [lit for lit, _, reason in trail_at(t, step - 1) if reason is None]
+    verdict = check_first_uip(t, step, [-d for d in reversed(decisions)])
+    name = t.cnf.literal_name
+    assert not verdict and "is the decision clause" in verdict.message and "implied" in verdict.message
+    assert f"The first UIP is {name(graph.uip)}" in verdict.message and "not right behind the first UIP" in \
+        verdict.message
+    assert "did not lead to the conflict" not in verdict.message and "\n" not in verdict.message
+    if graph.uip in decisions:
+        assert "the conflict level's decision itself" in verdict.message
+
+
+def test_a_literal_set_earlier_but_not_drawn_is_not_said_to_have_no_part(eight) -> None:
+    t, step = eight
+    graph = implication_graph(t, step)
+    drawn = {lit for lit, _, _ in graph.nodes}
+    first = next(lit for lit, _, reason in trail_at(t, step - 1) if reason is None and lit not in drawn)
+    verdict = check_first_uip(t, step, [*graph.learned, -first])
+    assert not verdict and "is not a node" in verdict.message and "it was set at level 1" in verdict.message
+    assert "did not lead to the conflict" not in verdict.message

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+import numpy as np
 import pytest
 
 from nqueens_kit import Problem
@@ -41,7 +42,7 @@ def test_every_correct_answer_is_accepted(rows: object, removed: object) -> None
     (3, [(3, 4)], "not a single number"),
     ([2, 2, 4], [(3, 4)], "named twice"),
     ([2, 9], [(3, 4)], "rows 1 to 6"),
-    ([2, 4, 6], [(3, 9)], "outside"),
+    ([2, 4, 6], [(3, 9)], "off the board"),
     ("246", [(3, 4)], "whole numbers"),
 ])
 def test_a_wrong_answer_gets_its_flaw_in_one_line(rows: object, removed: object, flaw: str) -> None:
@@ -92,3 +93,31 @@ def test_a_refuted_placement_is_refused_and_an_unknown_constraint_too() -> None:
 def test_a_board_that_is_not_a_problem_is_refused_in_one_line() -> None:
     with pytest.raises(InputError, match="takes the board as a Problem"):
         check_hall("6 queens", [2, 4, 6], [(3, 4)])  # type: ignore[arg-type]
+
+
+# ---------------------------------------------- one rule for answers: each defect it closes, caught by a test
+
+
+@pytest.mark.parametrize(("rows", "removed"), [
+    ([2, 4, 6], [3, 4]),  # one cell as a list
+    (np.array([2, 4, 6]), np.array([3, 4])),
+    ([np.int64(2), 4, 6], [np.array([3, 4]), (3, 6)]),
+    ([2, 4, 6], np.array([[3, 4], [3, 6]])),
+    ([2.0, 4, 6], [(3.0, 4)]),
+    ([2, 4, 6], "3,4"),
+])
+def test_rows_and_cells_in_any_container_are_read(rows: object, removed: object) -> None:
+    verdict = check_hall(EXERCISE, rows, removed)
+    assert verdict, verdict.message
+
+
+@pytest.mark.parametrize(("rows", "removed", "flaw"), [
+    (np.int64(3), [(3, 4)], "not a single number"),
+    ([2, 4, 6], [("3", "4")], "not the string '3'"),
+    (["2", "4", "6"], [(3, 4)], "not the string '2'"),
+    ([2.5, 4, 6], [(3, 4)], "not 2.5"),
+    ([2, 4, 6], [(3, 4.5)], "not 4.5"),
+])
+def test_what_is_not_a_whole_number_is_named(rows: object, removed: object, flaw: str) -> None:
+    verdict = check_hall(EXERCISE, rows, removed)
+    assert not verdict and verdict.message.startswith("Not yet") and flaw in verdict.message, verdict.message

@@ -2,24 +2,30 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+from fractions import Fraction
 from functools import partial
 
+import numpy as np
 import pytest
 
 from nqueens_kit import verify
 from nqueens_kit.course.exercises import (
     Verdict,
+    check_at_most_k,
     check_at_most_one,
     check_clause_count,
     check_count,
     check_dead_end,
     check_diagonals,
     check_exactly_one,
+    check_first_propagation,
     check_par2,
     check_verify,
     resolve,
 )
 from nqueens_kit.errors import InputError
+from nqueens_kit.methods.sat.cardinality import sequential_counter, totalizer
 from nqueens_kit.methods.sat.encodings import ENCODINGS, exactly_one, pairwise, sequential
 from nqueens_kit.problem.board import Problem
 
@@ -86,9 +92,9 @@ def test_errors_and_bad_literals_in_student_code() -> None:
     verdict = check_at_most_one(crashes)
     assert not verdict and "IndexError" in verdict.message
     verdict = check_at_most_one(lambda lits: [[0]])
-    assert not verdict and "non-zero int" in verdict.message
+    assert not verdict and "non-zero whole number" in verdict.message
     verdict = check_at_most_one(lambda lits: [[True]])
-    assert not verdict and "non-zero int" in verdict.message
+    assert not verdict and "non-zero whole number" in verdict.message and "True (type bool)" in verdict.message
 
 
 def test_exactly_one_needs_the_at_least_one_clause() -> None:
@@ -172,7 +178,7 @@ def test_count_checker_against_published_counts() -> None:
     high, low = check_count(93, 8), check_count(11, 8, fundamental=True)
     assert not high and "too many" in high.message
     assert not low and "too few" in low.message
-    for wrong in ("92", 92.0, True, None):
+    for wrong in ("92", 92.5, True, None, float("nan")):
         verdict = check_count(wrong, 8)
         assert not verdict and "whole number" in verdict.message
 
@@ -249,6 +255,18 @@ WRONG_VERIFIES = {
     # rows never compared: distinct columns and diagonals only
     "no row check": lambda n, q: (len(q) == n and _on_board(n, q) and len({c for _, c in q}) == n
                                   and len({r - c for r, c in q}) == n and len({r + c for r, c in q}) == n),
+    # bounds the rows only: a queen in column n + 1 or 0 that attacks nobody passes
+    "bounds on rows only": lambda n, q: (len(q) == n and all(1 <= r <= n for r, _ in q)
+                                         and not any(_attack(a, b) for a, b in _pairs(q))),
+    # ignores n: distinct rows, columns and diagonals, and nothing else
+    "distinctness only": lambda n, q: len(q) > 0 and (len({r for r, _ in q}) == len({c for _, c in q})
+                                                      == len({r - c for r, c in q}) == len({r + c for r, c in q})
+                                                      == len(q)),
+    # takes the number of queens for n
+    "len(queens) for n": lambda n, q: len(q) > 0 and verify(len(q), q),
+    # a fixed 8 x 8 board for the bounds
+    "a fixed 8 for the bounds": lambda n, q: (len(q) == n and _on_board(8, q)
+                                              and not any(_attack(a, b) for a, b in _pairs(q))),
 }
 
 
@@ -438,7 +456,7 @@ def test_check_count_catches_plausible_wrong_counts_and_takes_any_integer() -> N
     for wrong in (92, 8, 0, 3):  # all boards; the board's size; none; the first row's queen counted as fixed
         assert not check_count(wrong, Problem(8, [(1, 1)]))
     assert not check_count(92, 8, fundamental=True) and not check_count(12, 8)  # the two counts confused
-    assert not check_count(4.0, Problem(8, [(1, 1)]))  # a float is not a count
+    assert check_count(4.0, Problem(8, [(1, 1)]))  # a whole float is a count too
 
 
 WRONG_PAR2 = {
@@ -487,7 +505,7 @@ def test_check_par2_takes_any_real_number() -> None:
 
 
 @pytest.mark.parametrize(("answer", "named"), [
-    ("8", "'8' (type str)"), (None, "None (type NoneType)"), ([8.0], "[8.0] (type list)"),
+    ("8", "the string '8'"), (None, "None (type NoneType)"), ([8.0], "[8.0] (type list)"),
     (True, "True (type bool)"), (8 + 0j, "(8+0j) (type complex)"),
 ])
 def test_check_par2_names_the_type_it_got_and_the_one_wanted(answer, named) -> None:
@@ -500,18 +518,18 @@ def test_the_other_checkers_read_numpy_answers_by_value_and_name_a_wrong_type() 
 
     assert check_count(np.array(92), 8) and check_count(np.int32(4), Problem(8, [(1, 1)]))
     text = check_count("92", 8)
-    assert not text and "'92' (type str)" in text.message
+    assert not text and "the string '92'" in text.message
     right = lambda n: 2 * n + n * n * (n - 1) + n * (n - 1) * (2 * n - 1) // 3  # noqa: E731
     assert check_clause_count(lambda n: np.int64(right(n))) and check_clause_count(lambda n: float(right(n)))
     assert check_clause_count(lambda n: np.array(right(n)))
-    for answer, named in (("84", "'84' (type str)"), (None, "None (type NoneType)")):
+    for answer, named in (("84", "the string '84'"), (None, "None (type NoneType)")):
         verdict = check_clause_count(lambda n, answer=answer: answer)
         assert not verdict and named in verdict.message and "whole number" in verdict.message
     rows = check_clause_count(lambda n: np.array([right(n), 0]))  # an array of values: a verdict, not a crash
     assert not rows and "type ndarray" in rows.message
     assert check_verify(lambda n, queens: np.bool_(verify(n, queens)))
     assert check_verify(lambda n, queens: np.array(verify(n, queens)))
-    for answer, named in ((None, "None (type NoneType)"), ("True", "'True' (type str)"),
+    for answer, named in ((None, "None (type NoneType)"), ("True", "the string 'True'"),
                           (np.array([True, True]), "type ndarray")):
         verdict = check_verify(lambda n, queens, answer=answer: answer)
         assert not verdict and named in verdict.message and "True or False" in verdict.message
@@ -539,7 +557,7 @@ def test_check_dead_end_takes_two_queens_with_no_completion() -> None:
     ([(1, 2), (2, 4)], "can be completed"),
     ([(1, 1), (9, 5)], "off the board"),
     ([(1, 1), (1, 1)], "both queens are on 1,1"),
-    ("1,1 2,3", "a list of (row, column) pairs, not '1,1 2,3' (type str)"),
+    ("1,1 2,3", "a list of (row, column) pairs, not the string '1,1 2,3'"),
     (None, "not None (type NoneType)"),
 ])
 def test_check_dead_end_says_what_is_wrong(queens, fragment) -> None:
@@ -565,3 +583,94 @@ def test_check_dead_end_agrees_with_backtracking_on_every_pair_of_a_small_board(
     assert right > 0
     with pytest.raises(InputError):
         check_dead_end([(1, 1), (2, 3)], n=99)
+
+
+# ---------------------------------------------- one rule for answers: each defect it closes, caught by a test
+
+
+def test_check_verify_catches_a_verify_that_bounds_only_rows_or_ignores_n() -> None:
+    rows_only = check_verify(WRONG_VERIFIES["bounds on rows only"])
+    assert not rows_only and rows_only.counterexample[0] == "a queen in column 5 (off the board) that attacks nobody"
+    no_n = check_verify(WRONG_VERIFIES["len(queens) for n"])
+    assert not no_n and no_n.counterexample[0] == "a solution of 4-queens on a 5 x 5 board (a queen short)"
+    assert not check_verify(lambda n, q: WRONG_VERIFIES["len(queens) for n"](n, q) and len(q) <= n)  # 8 on 6 x 6
+    fixed = check_verify(WRONG_VERIFIES["a fixed 8 for the bounds"])
+    assert not fixed and "off the board" in fixed.counterexample[0]
+    low_columns = check_verify(lambda n, q: len(q) == n and all(1 <= r <= n and c <= n for r, c in q)
+                               and not any(_attack(a, b) for a, b in _pairs(q)))
+    assert not low_columns and low_columns.counterexample[0] == "a queen in column 0 (off the board) that attacks nobody"
+
+
+def test_every_case_with_n_other_than_its_queens_is_a_good_board_of_another_size() -> None:
+    from nqueens_kit.course.exercises import verify_cases
+
+    for what, n, queens in verify_cases():
+        if "board (a queen" in what or "on a 6 x 6" in what:
+            assert not verify(n, queens) and verify(len(queens), queens) and len(queens) != n, what
+
+
+def _first(m: int):
+    """An at-most-k encoding that reads only its first m literals."""
+    return lambda lits, k, pool: sequential_counter(lits[:m], min(k, m), pool)
+
+
+def test_check_at_most_k_samples_larger_n_so_that_ignored_literals_are_caught() -> None:
+    first_8 = check_at_most_k(_first(8))
+    assert not first_8 and len(first_8.counterexample[0]) == 9 and first_8.counterexample[1] == 1
+    assert first_8.counterexample[2][-1] and sum(first_8.counterexample[2]) == 2  # k + 1 true, at the end
+    assert "all n literals" in first_8.message
+    first_20 = check_at_most_k(_first(20))
+    assert not first_20 and len(first_20.counterexample[0]) == 25 and "literals 1 to 25" in first_20.message
+    but_first = check_at_most_k(lambda lits, k, pool: sequential_counter(lits[1:], min(k, len(lits) - 1), pool)
+                                if len(lits) > 8 else sequential_counter(lits, k, pool))
+    assert not but_first and len(but_first.counterexample[0]) == 9
+    capped = check_at_most_k(lambda lits, k, pool: sequential_counter(lits, min(k, 8), pool))  # wrong for k > 8 only
+    assert not capped and capped.counterexample[1] > 8
+    ok = check_at_most_k(totalizer)
+    assert ok and "for n = 9, 10, 12, 16, 20, 25, 30, a sample" in ok.message
+    assert check_at_most_k(sequential_counter, max_n=10) and "n = 12, 16" in check_at_most_k(totalizer, max_n=10).message
+    assert check_at_most_k(lambda lits, k, pool: [[np.int64(lit) for lit in clause]
+                                                  for clause in sequential_counter(lits, k, pool)])
+
+
+def test_check_count_takes_every_whole_number_and_names_what_is_not_one() -> None:
+    corner = Problem(8, [(1, 1)])
+    for count in (4, 4.0, np.int64(4), np.float64(4.0), np.float32(4.0), np.array(4), np.array(4.0),
+                  Fraction(8, 2), Decimal("4")):
+        assert check_count(count, corner), count
+    for wrong, said in ((4.5, "not 4.5"), ("4", "not the string '4'"), (True, "not True (type bool)"),
+                        (np.array([4]), "(type ndarray)"), (Fraction(9, 2), "not Fraction(9, 2)")):
+        verdict = check_count(wrong, corner)
+        assert not verdict and said in verdict.message and "is a whole number" in verdict.message, verdict.message
+    assert not check_count(5.0, corner) and "5 solutions is too many" in check_count(5.0, corner).message
+
+
+def test_check_clause_count_compares_real_values_with_a_tolerance() -> None:
+    right = lambda n: 2 * n + n * n * (n - 1) + n * (n - 1) * (2 * n - 1) // 3  # noqa: E731
+    expanded = lambda n: 2 * n + 5 / 3 * n**3 - 2 * n * n + n / 3  # the same polynomial, in floating point  # noqa: E731
+    assert any(expanded(n) != right(n) for n in range(1, 13))  # really off by a few units of 1e-13
+    assert check_clause_count(expanded)
+    assert check_clause_count(lambda n: 2 * n + n * (n - 1) * (5 * n - 1) / 3)
+    assert check_clause_count(lambda n: Fraction(n * (n - 1) * (5 * n - 1), 3) + 2 * n)
+    assert check_clause_count(lambda n: np.float64(expanded(n))) and check_clause_count(lambda n: np.int32(right(n)))
+    half = check_clause_count(lambda n: right(n) + 0.5)
+    assert not half and "gives 84.5" in half.message
+    text = check_clause_count(lambda n: str(right(n)))
+    assert not text and "the string '84'" in text.message
+
+
+RULED = [(1, 1), (1, 3), (1, 4), (2, 1), (2, 2), (2, 3), (3, 2), (3, 4), (4, 2)]
+
+
+def test_cells_may_be_tuples_lists_or_numpy_arrays_of_whole_numbers() -> None:
+    assert check_first_propagation(RULED, [2, 4]) and check_first_propagation(RULED, np.array([2, 4]))
+    assert check_first_propagation(np.array(RULED), [np.array([2, 4])])
+    assert check_first_propagation([list(c) for c in RULED], (2.0, 4.0))
+    assert check_first_propagation([(np.int64(r), c) for r, c in RULED], [(2, 4)])
+    assert check_dead_end(np.array([[1, 1], [2, 3]])) and check_dead_end([(1.0, 1.0), [2, np.int64(3)]])
+    one = check_dead_end([1, 1])
+    assert not one and "you gave 1" in one.message
+    text = check_first_propagation(RULED, [("2", "4")])
+    assert not text and "not the string '2'" in text.message
+    half = check_first_propagation(RULED, [(2.5, 4)])
+    assert not half and "not 2.5" in half.message

@@ -104,3 +104,25 @@ def test_a_merged_frontier_keeps_each_rows_machine_and_the_table_names_them() ->
     assert [(r["config"], r["cpu"]) for r in merged["solve"]] == [("a", "Old CPU"), ("b", "New CPU")]
     table = frontier_table(merged)
     assert "New CPU (runs of 2026-02-01); Old CPU (runs of 2026-01-01)" in table and "same machine" not in table
+
+
+def test_standing_places_a_row_among_the_other_searching_methods_by_largest_n() -> None:
+    from nqueens_kit.bench.frontier import standing
+
+    record = {"solve": [{"config": "SAT a", "method": "sat", "largest_n": 10},
+                        {"config": "ILP b", "method": "ilp", "largest_n": 20},
+                        {"config": "SAT c", "method": "sat", "largest_n": 20},
+                        {"config": "CP d", "method": "cp", "largest_n": 40},
+                        {"config": "ILP e", "method": "ilp", "largest_n": 5},  # ILP rows are not compared
+                        {"config": "SAT f", "method": "sat", "largest_n": None},  # solved none: behind
+                        {"config": "construct", "method": "construct", "largest_n": 4096},  # no search
+                        {"config": "other", "method": "no-such-method", "largest_n": 8}]}  # unknown here
+    assert standing(record, "ILP b") == {"behind": ["SAT a", "SAT f"], "level": ["SAT c"], "ahead": ["CP d"]}
+    with pytest.raises(InputError, match="no solved row 'ILP x'.*SAT a, ILP b"):
+        standing(record, "ILP x")
+    with pytest.raises(InputError, match="no solved row 'SAT f'"):
+        standing(record, "SAT f")
+    stored = json.loads(STORED.read_text(encoding="utf-8"))
+    where = standing(stored, "ILP lines/highs")
+    searching = [r["config"] for r in stored["solve"] if r["method"] != "ilp" and r["config"] != "construct"]
+    assert sorted(where["behind"] + where["level"] + where["ahead"]) == sorted(searching)

@@ -74,3 +74,24 @@ def test_branch_and_bound_view() -> None:
     assert len(app.node.options) == len(app.tree.nodes) and bytes(app.tree_image.value[:4]) == b"\x89PNG"
     app.node.value = 1
     assert bytes(app.node_view.value[:4]) == b"\x89PNG" and "infeasible" in app.message_text
+
+
+def test_changing_n_drops_the_old_trace_at_once() -> None:
+    """A new n never leaves the last n's trace on screen: the board, the step line, the recent steps and the
+    step slider forget it at once, and the trace of the new n follows without pressing Trace."""
+    app = inside(n=4)
+    app.wait()
+    app.buttons["last"].click()
+    assert 'data-n="4"' in app.board.value and app.step.value == app.step.max > 0
+    app.n.value = 6
+    shown = (app.board.value, app.step_text, app.recent.value)
+    assert not any("4 × 4" in part or 'data-n="4"' in part for part in shown), shown  # nothing of n = 4 left
+    assert app.trace_result is None or app.trace_result.cnf.n == 6
+    assert app.step.value == 0 and app.step.max <= (len(app.trace_result.events) - 1 if app.trace_result else 0)
+    app.wait()
+    assert app.trace_result is not None and app.trace_result.cnf.n == 6 and app.trace_result.status == "solved"
+    assert app.step.value == 0 and app.step.max == len(app.trace_result.events) - 1
+    assert 'data-n="6"' in app.board.value and app.step_text.startswith("decide")
+    app.encoding.value = next(e for e in app.encoding.options if e != app.trace_result.cnf.encoding)
+    app.wait()  # another encoding, too, is traced without pressing Trace
+    assert app.trace_result.cnf.encoding == app.encoding.value and app.trace_result.cnf.n == 6

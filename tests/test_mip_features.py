@@ -9,6 +9,7 @@ from nqueens_kit import build_cnf
 from nqueens_kit.inside.mip_features import (
     CASES,
     FEATURES,
+    SEEDS,
     SETTINGS,
     impossible_completions,
     node_and_conflict_cost,
@@ -67,8 +68,8 @@ def test_the_stored_grid_covers_every_case_and_setting_in_order() -> None:
 
     stored = Path(__file__).resolve().parents[1] / "notebooks" / "data" / "ch7-mip-features.csv"
     rows = read_features(stored)
-    assert [(r["n"], r["queens"], r["setting"]) for r in rows] == [
-        (n, k, setting) for n, k, _ in CASES for setting in SETTINGS]  # the order the chapter indexes by
+    assert [(r["n"], r["queens"], r["seed"], r["setting"]) for r in rows] == [
+        (n, k, seed, setting) for n, k, _ in CASES for seed in SEEDS for setting in SETTINGS]  # the chapter's order
     assert all(r["status"] == "infeasible" and r["nodes"] >= 0 for r in rows)
     total = {s: sum(r["nodes"] for r in rows if r["setting"] == s) for s in ("everything on", "everything off")}
     assert total["everything off"] >= 2 * total["everything on"]

@@ -207,3 +207,135 @@ def test_cactus_and_ecdf_draw_finished_runs_only():
     ecdf = plot_ecdf(rows).axes[0].lines[0]
     assert list(ecdf.get_ydata()) == [0.25, 0.5, 0.75]  # a quarter of the runs never finished
     assert len(plot_cactus([_run(sat, 8, 1, "timeout", 2.0)]).axes[0].lines) == 0
+
+
+# ------------------------------------------------------------- load, clocks and instances in the report
+
+
+def _timed_file(tmp_path, name, instances, loads, cpu_share=(0.5, 0.8), cores=2):
+    """A hand-made results file of SAT pairwise/pycosat and ILP lines/cbc at n = 8 and 12, ``instances``
+    instances per n (3 repeats of one, or 2 of each of several), CPU time ``cpu_share`` of the wall time
+    (SAT, ILP), and a sidecar with one session per (start, end) pair of 1-minute load averages in ``loads``
+    (None: not recorded) on ``cores`` logical CPUs."""
+    sat, ilp = ("sat", "pairwise", "pycosat"), ("ilp", "lines", "cbc")
+    repeats = 3 if instances == 1 else 2
+    rows = []
+    for n in (8, 12):
+        for instance in range(1, instances + 1):
+            for repeat in range(1, repeats + 1):
+                for config, share in ((sat, cpu_share[0]), (ilp, cpu_share[1])):
+                    seconds = 0.01 * n * instance * (1 + 0.1 * repeat) * (1 if config is sat else 3)
+                    row = _run(config, n, repeat, "solved", seconds, limit=30.0)
+                    row.update(instance=instance, verified="true", cpu_seconds=round(share * seconds, 6),
+                               settings="tuned" if config is ilp else "",
+                               solver_seconds=round(0.8 * seconds, 6) if config is ilp else "")
+                    rows.append(row)
+    path = tmp_path / f"{name}.csv"
+    write_rows(path, rows)
+    extra = f" --seed 0 --instances {instances}" if instances > 1 else ""
+    command = (f"nqueens-kit bench --n 8,12 --methods sat,ilp --encodings pairwise{extra} --repeat {repeats} "
+               f"--timeout 30 --out runs/{name}.csv")
+    sessions = []
+    for number, (start, end) in enumerate(loads):
+        sessions.append({"started": f"2026-03-0{number + 1}T10:00:00+01:00", "command": command,
+                         "resumed": number > 0, "kept_rows": 0,
+                         "load_average_start": None if start is None else [start, start, start],
+                         "finished": f"2026-03-0{number + 1}T10:05:00+01:00", "new_rows": len(rows),
+                         "complete": True, "load_average_end": None if end is None else [end, end, end]})
+    meta = {"machine": {"cpu": "Test CPU", "cpu_count": cores, "physical_cores": cores, "memory_gb": 8.0,
+                        "platform": "Linux"},
+            "python": {"version": "3.11.7", "implementation": "CPython"},
+            "sweep": {"configs": ["SAT pairwise/pycosat", "ILP lines/cbc"], "ns": [8, 12], "repeat": repeats,
+                      "instances": instances, "timeout": 30.0, "place_random": 0, "seed": 0 if extra else None,
+                      "jobs": 1, "family": "completion", "density": None},
+            "sessions": sessions}
+    meta_path(path).write_text(json.dumps(meta))
+    return path
+
+
+def _report_text(path):
+    from nqueens_kit.bench import read_meta
+    from nqueens_kit.bench.report import report_blocks
+
+    blocks = report_blocks(read_results(path), read_meta(path), path.name)
+    return to_markdown(blocks), to_html(blocks)
+
+
+def test_report_shows_the_load_of_each_session_and_how_busy_the_machine_was(tmp_path):
+    quiet, quiet_html = _report_text(_timed_file(tmp_path, "quiet", 1, [(0.3, 0.45)]))
+    for text in (quiet, quiet_html):
+        assert "load 0.3 at the start and 0.45 at the end, on 2 cores: quiet" in text
+    busy, busy_html = _report_text(_timed_file(tmp_path, "busy", 1, [(5.0, 4.2), (None, None)]))
+    for text in (busy, busy_html):
+        assert "load 5.0 at the start and 4.2 at the end, on 2 cores: busy; wall times are inflated, CPU times " \
+               "less so" in text
+        assert "Session 2 (resumed 2026-03-02T10:00:00+01:00): the load average was not recorded" in text
+    assert "busy;" not in quiet
+    section = busy.split("## How busy the machine was")[1].split("\n## ")[0]
+    assert "the highest load, 5.0 on 2 cores: busy" in section
+    # the environment's account of each session carries its load as well
+    assert "Sweep started 2026-03-01T10:00:00+01:00, finished 2026-03-01T10:05:00+01:00; load 5.0 at the start, " \
+           "4.2 at the end:" in busy
+    # a file without a sidecar has no load to show, and the report says so
+    bare = tmp_path / "bare.csv"
+    bare.write_text(_timed_file(tmp_path, "copy", 1, [(0.3, 0.3)]).read_text())
+    text, _ = _report_text(bare)
+    assert "The load average was not recorded" in text
+
+
+def test_report_explains_the_clocks_with_this_files_ratio(tmp_path):
+    text, html = _report_text(_timed_file(tmp_path, "clocks", 1, [(0.3, 0.3)], cpu_share=(0.5, 0.8)))
+    # 6 SAT runs at 50 % and 6 ILP runs at 80 %: the median over the 12 runs is 65 %
+    for page in (text, html):
+        assert "CPU time is a median 65% of the wall time over its 12 finished runs (50% to 80%)" in page
+    section = text.split("## How busy the machine was")[1].split("\n## ")[0]
+    for words in ("Wall time", "elapsed", "other programs", "CPU time", "process tree", "solver's own",
+                  "On a busy machine, compare CPU times"):
+        assert words in section, words
+    assert "reported by ILP lines/cbc (6 of 12 finished runs)" in section
+
+
+ONE_INSTANCE_COMMAND = ("nqueens-kit bench --n 8,12 --methods sat,ilp --encodings pairwise --formulations lines "
+                        "--solvers pycosat,cbc --instances 5 --repeat 3 --timeout 30 --out runs/one-instances.csv")
+
+
+def test_one_instance_per_size_is_flagged_with_the_command_that_samples_more(tmp_path):
+    text, html = _report_text(_timed_file(tmp_path, "one", 1, [(0.3, 0.3)]))
+    assert "## One instance per size" in text
+    assert text.index("## One instance per size") < text.index("## Median time")  # before the tables
+    assert f"```\n{ONE_INSTANCE_COMMAND}\n```" in text
+    assert "anecdote" in text and "noise" in text and "flip" in text
+    assert "<h2>One instance per size" in html and ONE_INSTANCE_COMMAND in html
+    # the command is one the bench command accepts, and it times the same configurations
+    import shlex
+
+    from nqueens_kit.bench import make_configs, parse_ns
+    from nqueens_kit.bench.sweep import MAX_RUNS, _check_plan
+    from nqueens_kit.cli import build_parser
+
+    args = build_parser().parse_args(shlex.split(ONE_INSTANCE_COMMAND)[1:])
+    configs = make_configs(args.methods, args.encodings, args.formulations, args.solvers, args.settings)
+    assert [c.label for c in configs] == ["SAT pairwise/pycosat", "ILP lines/cbc"]
+    _check_plan(configs, parse_ns(args.ns), int(args.repeat), int(args.instances), 0, MAX_RUNS)
+
+
+def test_several_instances_per_size_show_their_spread_and_no_advice(tmp_path):
+    text, html = _report_text(_timed_file(tmp_path, "three", 3, [(0.3, 0.3)]))
+    assert "One instance per size" not in text and "--instances 5" not in text
+    section = text.split("## Spread over instances")[1].split("\n## ")[0]
+    assert "Each size has 3 instances, each run 2 times" in section
+    assert "| n | SAT pairwise/pycosat | ILP lines/cbc |" in section
+    # SAT at n = 8: instance k takes 0.08 k (1.1 or 1.2) s; the quartiles of the six runs, and the slowest
+    # instance (by its median) three times the fastest, against 1.09 between repeats
+    line = next(line for line in section.splitlines() if line.startswith("| 8 |"))
+    assert line.split("|")[2].strip() == "0.116 s – 0.246 s; instances ×3.0, repeats ×1.1"
+    assert "<h2>Spread over instances</h2>" in html
+
+
+def test_one_instance_advice_leaves_out_methods_that_cannot_be_reordered(sweep, tmp_path):
+    page = write_report(sweep, tmp_path / "rep").read_text()
+    assert "## One instance per size" in page
+    command = page.split("## One instance per size")[1].split("```\n")[1].split("\n```")[0]
+    assert command.startswith("nqueens-kit bench --n 4:6 --methods sat --encodings pairwise --solvers pycosat "
+                              "--instances 5 --repeat 2 --timeout 60 --out ")
+    assert "construct cannot take reordered instances" in page

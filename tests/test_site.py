@@ -15,7 +15,10 @@ their long work short (a few minutes on two cores).  Every page is opened; the t
   "solution 1 of 92", each other tab's app with its controls, the completion puzzle's 64 squares;
 - the search page finds a word of chapter 4 and links the chapter; the table of contents and previous/next
   lead through index, chapters and bibliography in order, and every internal link points at a page;
-- the bibliography and each chapter's list of works link DOIs.
+- the bibliography and each chapter's list of works link DOIs;
+- opened from disk (``file://``, no server), a page loads its icon fonts without a failed request;
+- in a 1024 px wide window no app's first view, nor a picture or a table in it, is wider than the text
+  column, and no page scrolls sideways.
 
 Screenshots of the landing page, a chapter with formulas and the playground are saved under pytest's
 temporary folder (or ``NQUEENS_KIT_SITE_SHOTS``) and their paths printed.  ``NQUEENS_KIT_SITE=build/site``
@@ -308,3 +311,91 @@ def test_the_widget_state_is_saved_with_the_page(site: Path) -> None:
     values = [m["state"].get("value", "") for m in models.values() if m["model_name"] == "HTMLModel"]
     assert any('data-queens="8"' in v for v in values if isinstance(v, str))
     assert not any("nqk-busy" in v for v in values if isinstance(v, str))
+
+
+#: Where a page's text column is, and what of each app's view reaches past it: the view itself, and every
+#: picture, table and text block in it (the icons of its buttons aside).
+PAST_THE_COLUMN = """() => {
+  const article = document.querySelector('article.bd-article');
+  const box = article.getBoundingClientRect(), style = getComputedStyle(article);
+  const left = box.left + parseFloat(style.paddingLeft), right = box.right - parseFloat(style.paddingRight);
+  const past = [];
+  for (const view of document.querySelectorAll('.cell_output > .widget-subarea')) {
+    const app = [...(view.querySelector('.jupyter-widgets') || view).classList].find(c => c.startsWith('nqk-'));
+    const parts = [view, ...view.querySelectorAll('img, svg, table, pre')].filter(e =>
+      !e.matches('svg.svg-inline--fa, svg svg') && e.getBoundingClientRect().width > 0);
+    for (const e of parts) {
+      const r = e.getBoundingClientRect();
+      if (r.left < left - 1 || r.right > right + 1) {
+        const name = e.tagName.toLowerCase() + [...e.classList].slice(0, 1).map(c => '.' + c).join('');
+        past.push(`${app || 'an app'}: ${name} spans ${Math.round(r.left)}-${Math.round(r.right)} px`);
+      }
+    }
+  }
+  return {left: Math.round(left), right: Math.round(right), past,
+          sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth};
+}"""
+
+
+def test_the_apps_fit_the_text_column_of_a_1024_px_window(site: Path, reader: Reader, tmp_path: Path) -> None:
+    """On a 1024 x 768 screen (a projector) each app's first view keeps to the text column: its pictures
+    scale down to it, a long text block scrolls in its own box, and no page scrolls sideways; every tab of
+    every app is looked at."""
+    reader.page.set_viewport_size({"width": 1024, "height": 768})
+    past: list[str] = []
+    for name in _chapters(site):
+        page = reader.open(name)
+        if page.locator(".cell_output > .widget-subarea").count() == 0:
+            continue
+        found = page.evaluate(PAST_THE_COLUMN)
+        column = f"the column is {found['left']}-{found['right']} px"
+        past += [f"{name}: {line} ({column})" for line in found["past"]]
+        if found["sideways"] > 0:
+            past.append(f"{name}: the page scrolls {found['sideways']} px sideways")
+        tabs = page.locator(".cell_output .widget-subarea .lm-TabBar-tab")
+        for i in range(tabs.count()):  # in document order: an app's inner tabs after the tab that shows them
+            if tabs.nth(i).is_visible():
+                tabs.nth(i).click()
+                past += [f"{name}, tab {tabs.nth(i).inner_text()!r}: {line} ({column})"
+                         for line in page.evaluate(PAST_THE_COLUMN)["past"]]
+        if "playground" in name:
+            page.get_by_role("tab", name="Board explorer").click()
+            page.locator(".nqk-board-explorer svg.nqk-board").scroll_into_view_if_needed()
+            _shot(reader, "site-playground-1024.png", tmp_path)
+    assert past == [], "wider than the text column at 1024 px:\n" + "\n".join(sorted(set(past)))
+    assert reader.refused == [] and reader.errors == []
+
+
+#: Whether the page's icon font (the theme's Font Awesome, solid) is there to draw an icon with.
+ICON_FONT_LOADED = """async () => {
+  await document.fonts.ready;
+  const faces = await document.fonts.load('900 16px "Font Awesome 6 Free"', '\\uf05a');
+  return faces.length > 0 && faces.every(f => f.status === 'loaded')
+    && document.fonts.check('900 16px "Font Awesome 6 Free"', '\\uf05a');
+}"""
+
+
+def test_the_icon_fonts_load_when_the_site_is_opened_from_disk(site: Path, browser_context: object) -> None:
+    """Opened from disk (file:///.../index.html, no server), a page's icons still draw: no request fails (a
+    browser refuses a font file to a file:// page that fetches it as a cross-origin font, as a preload does),
+    no icon font is fetched from disk at all, and the theme's icon font is loaded."""
+    (playground,) = [n for n in _chapters(site) if "playground" in n]
+    page = browser_context.new_page()  # type: ignore[attr-defined]
+    failed: list[str] = []
+    fonts: list[str] = []
+    page.on("requestfailed", lambda request: failed.append(f"{request.url} ({request.failure})"))
+    page.on("request", lambda request: fonts.append(request.url) if request.resource_type == "font" else None)
+    try:
+        page.set_default_timeout(WAIT_MS)
+        for name in ("index.html", playground):
+            page.goto((site / name).as_uri(), wait_until="load")
+            page.wait_for_function(
+                "() => [...document.querySelectorAll('script[type=\"application/vnd.jupyter.widget-view+json\"]')]"
+                ".every(s => s.parentElement.querySelector('.jupyter-widgets'))")
+            assert page.evaluate(ICON_FONT_LOADED), f"{name}: the icon font did not load from disk"
+            page.wait_for_load_state("networkidle")
+    finally:
+        page.close()
+    assert failed == [], "requests that failed from disk:\n" + "\n".join(failed)
+    from_disk = [url for url in fonts if url.startswith("file:") and "/_static/mathjax/" not in url]
+    assert from_disk == [], "icon fonts fetched from disk, which a browser may refuse:\n" + "\n".join(from_disk)

@@ -4,7 +4,8 @@
 walk through decisions, propagations, conflicts and learned clauses.  The board shows the queens (decisions
 framed in blue), the cells ruled out (tinted), the clause that became false (red), and the learned clause in
 the lectures' notation; beside it, the implication graph of the conflict at or before the step, cut at the
-first unique implication point (:func:`~nqueens_kit.inside.figures.draw_implication_graph`).
+first unique implication point (:func:`~nqueens_kit.inside.figures.draw_implication_graph`).  A new n,
+encoding or engine clears the trace at once and traces again (no board of the last n stays on screen).
 
 *Branch and bound*: the kit's own tree over LP relaxations; pick a node to see its LP values as a heat map.
 
@@ -137,6 +138,8 @@ class Inside(Messages, widgets.VBox):
         super().__init__([self.views, self.message])
         self.add_class("nqk-inside")
         self.run_button.on_click(lambda _: self.run())
+        for control in (self.n, self.encoding, self.engine):  # a new setting: its own trace, no Trace to press
+            control.observe(lambda _: self.run(), names="value")
         self.bnb_button.on_click(lambda _: self.run_bnb())
         self.step.observe(lambda _: self.show(), names="value")
         self.buttons["first"].on_click(lambda _: self._go(0))
@@ -156,13 +159,26 @@ class Inside(Messages, widgets.VBox):
 
     @guarded
     def run(self) -> None:
+        """Trace the problem the controls name (started by Trace and by a new n, encoding or engine); the
+        last trace leaves the view at once, so a board of another n is never shown under this one's controls."""
         n = self.n.value
+        self._forget_trace(n)
         problem = Problem(n, _placed(self.place.value, n))
         engine, encoding = self.engine.value, self.encoding.value
         fn = trace if engine == "kit" else trace_cadical
         self.say("")
         self.job.start(lambda stop: _run_child(fn, (problem, encoding, 20_000), stop), self._traced,
                        f"tracing {problem.describe()} ({encoding})")
+
+    def _forget_trace(self, n: int) -> None:
+        """Clear the trace view: an empty board of ``n``, no step text, the step slider back to its start."""
+        self.trace_result = None  # first: show() then draws nothing while the slider moves back
+        self.graph_step = None
+        self.step.value = 0
+        self.step.max = 0
+        self.board.value = board_svg(n, size=360, caption=f"{n} × {n} board: its trace appears here")
+        self.event_line.value = self.recent.value = ""
+        show_image(self.graph, None, GRAPH_WAITING)
 
     def _traced(self, result: Trace | None) -> None:
         if result is None:

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from .config import DEFAULT_NS, check_available, choice_from_row, make_configs, parse_choice, parse_ns
     from .environment import command_line, environment
     from .results import COLUMNS, meta_path, read_meta, read_results
-    from .summary import par2, summarise
+    from .summary import duel_summary, head_to_head, par2, summarise
     from .sweep import (
         DEFAULT_REPEAT,
         DEFAULT_TIMEOUT,
@@ -53,7 +53,7 @@ _HOME = {
     **dict.fromkeys(("command_line", "environment"), "environment"),
     "random_preplacement": ".problem.instances",  # imported as ..problem.instances: it is problem-level code
     **dict.fromkeys(("COLUMNS", "meta_path", "read_meta", "read_results"), "results"),
-    **dict.fromkeys(("par2", "summarise"), "summary"),
+    **dict.fromkeys(("duel_summary", "head_to_head", "par2", "summarise"), "summary"),
     **dict.fromkeys(("DEFAULT_REPEAT", "DEFAULT_TIMEOUT", "MAX_RUNS", "SweepInterrupted", "check_output", "plan_runs",
                      "row_key", "run_sweep"), "sweep"),
     "run_worker": "worker",
@@ -62,7 +62,8 @@ _HOME = {
 __all__ = [
     "COLUMNS", "DEFAULT_NS", "DEFAULT_REPEAT", "DEFAULT_TIMEOUT", "MAX_RUNS", "SweepInterrupted", "choice_from_row",
     "parse_choice",
-    "check_available", "check_output", "command_line", "environment", "make_configs", "meta_path", "par2",
+    "check_available", "check_output", "command_line", "duel_summary", "environment", "head_to_head", "make_configs",
+    "meta_path", "par2",
     "parse_ns", "plan_runs", "random_preplacement", "read_meta", "read_results", "row_key", "run_sweep",
     "run_worker", "summarise",
 ]

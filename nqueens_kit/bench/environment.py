@@ -8,13 +8,14 @@ from a checkout.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
 import shlex
 import subprocess
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -141,6 +142,16 @@ def emit_record(record: Mapping[str, object], out: str | os.PathLike[str] | None
         write_whole(out, text)
     print(text, end="")
     return 0
+
+
+def record_main(make: Callable[[], Mapping[str, object]], description: str,
+                argv: Sequence[str] | None = None) -> int:
+    """The whole command line of a benchmark script whose record takes no options: ``-o FILE`` (write the
+    record there as well) and ``--help`` with ``description``; then :func:`emit_record` of ``make()``."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("-o", "--out", help="write the record to this JSON file")
+    args = parser.parse_args(argv)
+    return emit_record(make(), args.out)
 
 
 def command_line(argv: Sequence[str] | None = None) -> str:

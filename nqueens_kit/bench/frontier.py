@@ -1,10 +1,20 @@
 """The frontier: the largest n each configuration solves (one verified board) within a time limit, here.
 
-For each configuration: double n from ``start`` while a run finishes within ``limit``, then bisect between
+For each configuration: double n from ``start`` while n is solved within ``limit``, then bisect between
 the largest n solved and the smallest n that was not, until the gap is at most ``precision`` of n.  Every
 run is a fresh process with the wall-clock limit (:func:`~nqueens_kit.bench.worker.run_worker`), every
-board is verified here, and no run gets a hint from a known solution.  Times grow unevenly with n (chapter
-5), so the frontier is where a configuration *reliably stops*, give or take the bisection's precision.
+board is verified here, and no run gets a hint from a known solution.
+
+One run of one formula is one point: a solver's heuristics depend on the order of the variables and
+clauses, so the same n can take twice as long in another order, and a larger n can take less time than a
+smaller one.  With ``orderings`` K > 1, n counts as solved when a majority of K instances of it are, each the
+plain problem with its model renumbered and reordered by a seed (the sweep's plain instances,
+:func:`~nqueens_kit.bench.sweep.order_seed`; a configuration whose method keeps its model as written runs
+one); the runs of n stop as soon as the majority is decided.  The frontier is then where a configuration
+stops for most orderings, give or take the bisection's precision, and each row keeps how many orderings
+solved its largest n and the range of their times.  The bisection assumes that what is solved at n is solved
+below it; over a majority of orderings that holds far better than for one run, and the row's
+``first_failure`` says where it did not.
 
 :func:`count_frontier` is the same for counting: the largest n whose every board a configuration counts
 (each verified, the total equal to the published count) within the limit, trying n = start, start + 1, ...
@@ -24,6 +34,7 @@ configurations a new run did not try.
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable, Sequence
 from typing import TypedDict
 
@@ -35,7 +46,7 @@ from ..problem.results import Status
 from ..runtime.jit import jit_name
 from ..runtime.limits import check_time_limit
 from .results import Meta
-from .sweep import Run
+from .sweep import Run, order_seed
 from .worker import RunRecord, run_worker
 
 DEFAULT_LIMIT = 60.0
@@ -60,6 +71,10 @@ class FrontierRow(TypedDict, total=False):
     runner: str  # counting only: what ran the kit's own search kernels (numba x.y or Python; jit_name())
     first_failure: int | None
     attempts: int
+    orderings: int  # solving only: the instances (orderings of the model) tried per n, a majority must solve
+    solved_orderings: int  # solving only: how many of those run at largest_n solved it in time
+    run_orderings: int  # solving only: how many ran at largest_n (the runs stop once the majority is decided)
+    times: list[float]  # solving only: the seconds of the orderings that solved largest_n
     created: str | None  # the run a row comes from (:func:`merge_frontier`)
     load: list[float | None]  # the machine's load average before and after (benchmarks/bench_frontier.py)
 
@@ -81,8 +96,8 @@ class FrontierRecord(TypedDict, total=False):
     kept: Kept
 
 
-def _attempt(config: Choice, n: int, limit: float) -> tuple[bool, RunRecord]:
-    spec = Run(config, n, repeat=1).spec()  # the plain board, as the sweep would run it
+def _attempt(config: Choice, n: int, limit: float, order: int | None = None) -> tuple[bool, RunRecord]:
+    spec = Run(config, n, repeat=1, order=order).spec()  # the plain board, as the sweep would run it
     record = run_worker(spec, limit)
     queens = [(q[0], q[1]) for q in record.get("queens") or ()]
     seconds = record.get("total_seconds")
@@ -102,34 +117,52 @@ def _check(limit: object, start: object, max_n: object) -> float:
 
 
 def frontier(configs: Sequence[Choice], limit: float = DEFAULT_LIMIT, start: int = 8, max_n: int = DEFAULT_MAX_N,
-             precision: float = 0.1, on_attempt: Callable[[str, int, bool, float], None] | None = None
-             ) -> list[FrontierRow]:
-    """One row per configuration: ``largest_n`` solved within ``limit`` seconds and its time,
-    ``first_failure`` (the smallest n tried that was not solved in time, None if every n up to ``max_n``
-    was) and ``attempts``.  ``on_attempt(label, n, solved, seconds)`` reports each run."""
+             precision: float = 0.1, on_attempt: Callable[[str, int, bool, float], None] | None = None,
+             orderings: int = 1, seed: int = 1) -> list[FrontierRow]:
+    """One row per configuration: ``largest_n`` solved within ``limit`` seconds (by a majority of ``orderings``
+    instances, the plain problem reordered by seeds drawn from ``seed``; see the module docstring) and the
+    median time of the orderings that solved it, ``first_failure`` (the smallest n tried that was not solved,
+    None if every n up to ``max_n`` was), ``attempts`` (runs), and per ordering at ``largest_n``: how many ran,
+    how many solved, their times.  ``on_attempt(label, n, solved, seconds)`` reports each run."""
     limit = _check(limit, start, max_n)
     if not 0 < precision < 1:
         raise InputError(f"precision must be between 0 and 1, not {precision!r}")
+    if isinstance(orderings, bool) or not isinstance(orderings, int) or not 1 <= orderings <= 99:
+        raise InputError(f"orderings is a whole number of instances per n from 1 to 99, not {orderings!r}")
     rows: list[FrontierRow] = []
     for config in configs:
         best: tuple[int, float] | None = None
         failure: int | None = None
         attempts = 0
-        peak: list[float | None] = [None]  # the peak memory of the run of ``best``
+        peak: list[float | None] = [None]  # the peak memory of a run of ``best``
+        kinds = orderings if orderings > 1 and get_method(config.method).honours("reorder", config) else 1
+        best_ran, best_times = 0, []  # at ``best``: the orderings run, the times of those that solved it
 
-        def attempt(n: int, config: Choice = config, peak: list[float | None] = peak) -> bool:
-            nonlocal best, failure, attempts
-            attempts += 1
-            ok, record = _attempt(config, n, limit)
-            seconds = float(record.get("total_seconds") or limit)
-            if on_attempt is not None:
-                on_attempt(config.label, n, ok, seconds)
-            if ok and (best is None or n > best[0]):
-                best = (n, seconds)
-                peak[0] = record.get("peak_rss_mb")
-            if not ok and (failure is None or n < failure):
+        def attempt(n: int, config: Choice = config, peak: list[float | None] = peak, kinds: int = kinds) -> bool:
+            nonlocal best, failure, attempts, best_ran, best_times
+            solved: list[float] = []
+            ran, memory = 0, None
+            for instance in range(1, kinds + 1):
+                order = order_seed(n, seed, instance) if kinds > 1 else None
+                attempts += 1
+                ran += 1
+                ok, record = _attempt(config, n, limit, order)
+                seconds = float(record.get("total_seconds") or limit)
+                if on_attempt is not None:
+                    on_attempt(config.label, n, ok, seconds)
+                if ok:
+                    solved.append(seconds)
+                    memory = record.get("peak_rss_mb") if memory is None else memory
+                if 2 * len(solved) > kinds or 2 * (ran - len(solved)) >= kinds:
+                    break  # the majority is decided
+            done = 2 * len(solved) > kinds
+            if done and (best is None or n > best[0]):
+                best = (n, statistics.median(solved))
+                peak[0] = memory
+                best_ran, best_times = ran, [round(t, 3) for t in solved]
+            if not done and (failure is None or n < failure):
                 failure = n
-            return ok
+            return done
 
         n = min(start, max_n)
         while attempt(n) and n < max_n:
@@ -139,7 +172,9 @@ def frontier(configs: Sequence[Choice], limit: float = DEFAULT_LIMIT, start: int
         rows.append({"config": config.label, "method": config.method, "variant": config.variant,
                      "solver": config.solver, "settings": config.settings, "limit": limit,
                      "largest_n": best[0] if best else None, "seconds": best[1] if best else None,
-                     "peak_rss_mb": peak[0] if best else None, "first_failure": failure, "attempts": attempts})
+                     "peak_rss_mb": peak[0] if best else None, "first_failure": failure, "attempts": attempts,
+                     "orderings": kinds, "run_orderings": best_ran, "solved_orderings": len(best_times),
+                     "times": best_times})
     return rows
 
 
@@ -191,6 +226,40 @@ def count_frontier(configs: Sequence[Choice], limit: float = DEFAULT_LIMIT, star
     return rows
 
 
+def ordered(row: FrontierRow) -> str:
+    """How many orderings solved the row's largest n, of those run and of those asked (``2 of 2 (3)``: the
+    third was not needed, the majority was decided); ``-`` for none, and for a count."""
+    if row.get("largest_n") is None or "orderings" not in row:
+        return "-"
+    asked, ran = row["orderings"], row.get("run_orderings", row["orderings"])
+    return f"{row.get('solved_orderings', ran)} of {ran}" + (f" ({asked})" if ran != asked else "")
+
+
+def standing(record: FrontierRecord, config: str) -> dict[str, list[str]]:
+    """Where the solving row ``config`` of a stored frontier stands among the rows of the *other* searching
+    methods (those whose instances can be reordered; the construction, which does not search, is left out):
+    ``behind`` (the rows it gets further than), ``level`` (as far) and ``ahead`` (further), each in the
+    record's order.  An unknown ``config`` or one without a largest n is an :class:`InputError`."""
+    rows = {row["config"]: row for row in record.get("solve", ())}
+    mine = rows[config].get("largest_n") if config in rows else None
+    if mine is None:
+        raise InputError(f"the frontier has no solved row {config!r}; its rows: {', '.join(rows) or 'none'}")
+    own = rows[config].get("method")
+    reach = {label: row.get("largest_n") or 0 for label, row in rows.items()
+             if row.get("method") != own and _searches(row.get("method"))}
+    return {"behind": [c for c, n in reach.items() if n < mine], "level": [c for c, n in reach.items() if n == mine],
+            "ahead": [c for c, n in reach.items() if n > mine]}
+
+
+def _searches(method: object) -> bool:
+    """Whether a stored row's method searches (its instances can be reordered); False for a method this
+    installation does not know."""
+    try:
+        return isinstance(method, str) and get_method(method).honours("reorder")
+    except InputError:
+        return False
+
+
 def _seconds(value: float | None) -> str:
     return "—" if value is None else f"{value:.1f} s" if value >= 0.05 else f"{value:.3f} s"
 
@@ -226,14 +295,21 @@ def frontier_table(record: FrontierRecord) -> str:
         created = row.get("created")
         return row["config"] + ("" if created is None or str(created) == newest else f" (run of {_when(created)})")
 
+    several = any(row.get("orderings", 1) > 1 for row in record.get("solve", ()))
     lines = [f"| solving one board | solver | largest n within {limit:g} s | its time | peak memory "
-             "| first n not solved |", "|---|---|---:|---:|---:|---:|"]
+             "| first n not solved |" + (" orderings solved |" if several else ""),
+             "|---|---|---:|---:|---:|---:|" + ("---:|" if several else "")]
     for row in record.get("solve", ()):
         largest = "—" if row.get("largest_n") is None else str(row["largest_n"])
         memory = "—" if row.get("peak_rss_mb") is None else f"{row['peak_rss_mb']:,.0f} MB"
         beyond = row.get("first_failure") or "none up to the largest n tried"
         lines.append(f"| {label(row)} | {_solver_version(record, row)} | {largest} | {_seconds(row.get('seconds'))} "
-                     f"| {memory} | {beyond} |")
+                     f"| {memory} | {beyond} |" + (f" {ordered(row)} |" if several else ""))
+    if several:
+        lines += ["", "n counts as solved when most of its orderings (the model renumbered and reordered by a seed) "
+                      "are solved within the limit; its time is their median; the last column says how many solved "
+                      "the largest n, of those run (the runs of an n stop once the majority is decided) and, in "
+                      "brackets, of those asked."]
     counted = record.get("count", ())
     if counted:
         lines += ["", f"| counting every board | largest n within {limit:g} s | its time | boards "

@@ -88,8 +88,9 @@ def _bench_options(p: argparse.ArgumentParser) -> None:
 
 
 def _frontier_options(p: argparse.ArgumentParser) -> None:
-    p.description = ("For each configuration, double n while one run (a fresh process, a verified board, no hints) "
-                     "finishes within --limit, then bisect to within 10%: the largest n it solves on this machine.")
+    p.description = ("For each configuration, double n while n is solved (a fresh process per run, a verified board, "
+                     "no hints) within --limit by a majority of --orderings instances (the model renumbered and "
+                     "reordered by a seed), then bisect to within 10%: the largest n it solves on this machine.")
     p.add_argument("--methods", default="sat,ilp", help=Later(lambda: f"comma-separated: {', '.join(_method_names())}"))
     p.add_argument("--encodings", default=None, help="SAT encodings (default pairwise,sequential)")
     p.add_argument("--formulations", default=None, help="ILP formulations (default lines)")
@@ -98,6 +99,10 @@ def _frontier_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limit", default="60", metavar="S", help="seconds one run may take (default 60)")
     p.add_argument("--start", default="8", metavar="N", help="the first n tried (default 8)")
     p.add_argument("--max-n", default="4096", metavar="N", help="the largest n tried (default 4096)")
+    p.add_argument("--orderings", default="3", metavar="K",
+                   help="instances of each n (orderings of the model; default 3): n is solved when most of them "
+                        "are, so one lucky or unlucky order does not move the frontier; 1 runs the plain model once")
+    p.add_argument("--seed", default="1", metavar="S", help="the seed of the orderings (default 1)")
     p.add_argument("--count", action="store_true",
                    help="the counting frontier: the largest n whose boards each configuration counts (every board "
                         "verified, the total the published one) within --limit; n goes up by one from --start")
@@ -116,6 +121,13 @@ def _plot_options(p: argparse.ArgumentParser) -> None:
 
 
 def _report_options(p: argparse.ArgumentParser) -> None:
+    p.description = ("Write README.md and index.html with PNG plots: median times, solved runs and PAR-2, problem "
+                     "sizes, notes on timeouts and failures, the machine, versions and solver options.  It shows how "
+                     "busy the machine was (the load average at the start and end of each session of the sweep, "
+                     "on its cores), says what wall, CPU and the solver's own time measure and which to compare "
+                     "(with the median CPU / wall ratio of the runs), and, when each n has a single instance, "
+                     "warns that the comparison is an anecdote and gives the 'bench --instances K' command that "
+                     "samples several; with several instances per n it shows their spread.")
     p.add_argument("csv", metavar="RESULTS.csv", help="a CSV written by nqueens-kit bench")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder for README.md, index.html and PNGs")
     p.add_argument("--title", default=None, help="the report's heading")
@@ -300,7 +312,7 @@ def cmd_frontier(args: argparse.Namespace) -> int:
     import json
 
     from ..bench import check_available, make_configs
-    from ..bench.frontier import COUNT_MAX_N, count_frontier, frontier
+    from ..bench.frontier import COUNT_MAX_N, count_frontier, frontier, ordered
     from ..runtime.limits import check_time_limit
 
     configs = make_configs(args.methods, args.encodings, args.formulations, args.solvers, args.settings)
@@ -318,12 +330,13 @@ def cmd_frontier(args: argparse.Namespace) -> int:
         rows = count_frontier(configs, limit, start, max_n, on_attempt=show)
         max_n = min(max_n, COUNT_MAX_N)
     else:
-        rows = frontier(configs, limit, start, max_n, on_attempt=show)
+        orderings, seed = _whole(args.orderings, "--orderings", 1), _whole(args.seed, "--seed", 0)
+        rows = frontier(configs, limit, start, max_n, on_attempt=show, orderings=orderings, seed=seed)
     if args.json:
         print(json.dumps({"limit": limit, "task": "count" if args.count else "solve", "frontier": rows},
                          separators=(",", ":")))
         return EXIT_OK
-    extra = f" {'boards':>12}" if args.count else ""
+    extra = f" {'boards':>12}" if args.count else f" {'orderings solved':>16}"
     print(f"{'configuration':28} {'largest n':>10} {'its time':>9}{extra}   first n not {done} within {limit:g} s")
     for row in rows:
         largest = "-" if row["largest_n"] is None else str(row["largest_n"])
@@ -331,6 +344,7 @@ def cmd_frontier(args: argparse.Namespace) -> int:
         beyond = f"n = {row['first_failure']}" if row["first_failure"] else f"none up to {max_n}"
         if row.get("why") and row["why"] != "timeout":
             beyond += f" ({row['why']})"
-        boards = (f" {row['count']:>12,}" if row["count"] is not None else f" {'-':>12}") if args.count else ""
+        boards = ((f" {row['count']:>12,}" if row["count"] is not None else f" {'-':>12}") if args.count
+                  else f" {ordered(row):>16}")
         print(f"{row['config']:28} {largest:>10} {took:>9}{boards}   {beyond}")
     return EXIT_OK

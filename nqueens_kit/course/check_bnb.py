@@ -1,31 +1,35 @@
 """Chapter 3's reasoning checks: an answer is a piece of reasoning about an LP, and the kit checks it.
 
 - :func:`check_blocks`: the student's extra clique constraints (every 2×2 block) for the lines LP: valid (no
-  board of n <= 8 cut off) and strong enough that the LP alone proves n = 2 and 3 impossible.
+  board of n <= 8 cut off), complete (every 2×2 block of every n checked is held by a group) and strong enough
+  that the LP alone proves n = 2 and 3 impossible.
 - :func:`check_branching`: given a root LP and the branching rule "a fractional cell closest to 1/2", the
   cell branched on and the LP bound of one child.  Every tied cell is a correct answer.
 
-Each returns a :class:`~nqueens_kit.course.exercises.Verdict`: true when right, else one line naming the flaw.
+Each returns a :class:`~nqueens_kit.course.answers.Verdict`: true when right, else one line naming the flaw.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from itertools import combinations
 
 from ..errors import InputError
 from ..methods.ilp.model import Relaxation, build_model, lp_relaxation, solved_state
-from ..problem.board import Cell, Problem, parse_cell, shown
+from ..problem.board import Cell, Problem, parse_n, shown
 from ..solvers import get_solver
 from ..solvers.ilp_pulp import IlpSolver
-from .exercises import Verdict
+from .answers import AnswerError, Verdict, cells, given, items, real
+from .answers import cell as read_cell
 from .strength import boards
 
 #: A cell counts as fractional strictly between these; two distances to 1/2 within it are a tie.
 TOLERANCE = 1e-6
 #: How close a student's bound must be to the LP's optimum (a bound read off a printout to 3 decimals).
 BOUND_TOLERANCE = 5e-3
+#: :func:`check_blocks` checks every board up to this n (it lists them all).
+MAX_BLOCKS_N = 8
 
 
 def _attack(a: Cell, b: Cell) -> bool:
@@ -49,21 +53,47 @@ def _blocks(n: int) -> list[frozenset[Cell]]:
     return [frozenset({(r, c), (r + 1, c), (r, c + 1), (r + 1, c + 1)}) for r in range(1, n) for c in range(1, n)]
 
 
+def _groups(student_blocks: Callable[[int], Iterable[Iterable[Cell]]], n: int) -> list[list[Cell]] | Verdict:
+    """The student's groups for ``n``, each a list of cells, or the verdict that says what is wrong."""
+    try:
+        raw = student_blocks(n)
+        listed = list(raw) if isinstance(raw, Iterator) else items(raw)  # a generator runs here
+    except Exception as exc:  # a student's code
+        return Verdict(False, f"Not yet: your function raised {type(exc).__name__}: {exc} at n = {n}.", n)
+    if listed is None:
+        return Verdict(False, f"Not yet: at n = {n} your function returned {given(raw)}; it returns a list of "
+                              "groups, each a list of (row, column) cells.", n)
+    try:
+        return [cells(group, None, "a group", single=False) for group in listed]
+    except AnswerError as error:
+        return Verdict(False, f"Not yet: at n = {n} each group must be a list of (row, column) cells ({error}).", n)
+
+
 def check_blocks(student_blocks: Callable[[int], Iterable[Iterable[Cell]]], ns: Iterable[int] = range(2, 9),
                  solver: str | None = None) -> Verdict:
-    """Check ``blocks(n)``: groups of cells, each to get ``sum(x) <= 1`` in the lines LP.  Right when every
-    group is a clique of the queens graph (so no board is cut off: checked against every board up to n = 8)
-    and the LP with them is infeasible for n = 2 and 3.  Groups beyond the 2×2 blocks are allowed."""
+    """Check ``blocks(n)``: groups of cells, each to get ``sum(x) <= 1`` in the lines LP.  Right when, for every
+    n of ``ns`` (and n = 2 and 3 always), every group is a clique of the queens graph (so no board is cut off:
+    checked against every board up to n = 8), every 2×2 block of the board is held by a group (each one is a
+    clique the lines miss), and the LP with them is infeasible for n = 2 and 3.  Groups beyond the 2×2 blocks
+    are allowed.
+
+    >>> def blocks(n):
+    ...     return [[(r, c), (r + 1, c), (r, c + 1), (r + 1, c + 1)] for r in range(1, n) for c in range(1, n)]
+    >>> check_blocks(blocks, ns=[2, 3, 4]).ok
+    True
+    >>> check_blocks(lambda n: blocks(n)[:-1], ns=[2, 3, 4]).counterexample
+    (2, [(1, 1), (1, 2), (2, 1), (2, 2)])
+    """
     if not callable(student_blocks):
         return Verdict(False, "Not yet: pass your function blocks(n), which returns a list of groups of cells.")
-    for n in ns:
-        try:
-            raw = [list(group) for group in student_blocks(n)]
-            groups = [[parse_cell(cell) for cell in group] for group in raw]
-        except (InputError, TypeError, ValueError) as exc:
-            return Verdict(False, f"Not yet: at n = {n} each group must be a list of (row, column) cells ({exc}).", n)
-        except Exception as exc:  # a student's code
-            return Verdict(False, f"Not yet: your function raised {type(exc).__name__}: {exc} at n = {n}.", n)
+    sizes = [parse_n(n, maximum=MAX_BLOCKS_N, what="a board size in ns") for n in ns]
+    sizes += [n for n in (2, 3) if n not in sizes]
+    by_size: dict[int, list[list[Cell]]] = {}
+    for n in sizes:
+        groups = _groups(student_blocks, n)
+        if isinstance(groups, Verdict):
+            return groups
+        by_size[n] = groups
         for group in groups:
             off = [cell for cell in group if not (1 <= cell[0] <= n and 1 <= cell[1] <= n)]
             if off:
@@ -78,24 +108,19 @@ def check_blocks(student_blocks: Callable[[int], Iterable[Iterable[Cell]]], ns: 
         for board in boards(n):  # the clique test above implies this; checked on every board all the same
             if any(sum(cell in board for cell in group) > 1 for group in groups):
                 return Verdict(False, f"Not yet: at n = {n} your constraints cut off the board {board}.", (n, board))
+        held = [set(group) for group in groups]
+        missing = [sorted(block) for block in _blocks(n) if not any(block <= group for group in held)]
+        if missing:
+            more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+            return Verdict(False, f"Not yet: at n = {n} the 2×2 block {shown(missing[0])}{more} is in no group: "
+                                  "every 2×2 block is a clique the lines miss, so each needs its own 'at most one'.",
+                           (n, missing[0]))
     for n in (2, 3):
-        groups = [[parse_cell(cell) for cell in group] for group in student_blocks(n)]
-        if lines_lp_with(n, groups, solver) != "infeasible":
-            missing = [sorted(b) for b in _blocks(n) if not any(b <= set(g) for g in groups)]
-            why = (f"the 2×2 block(s) {', '.join(shown(b) for b in missing)} have no constraint" if missing else
-                   "the LP still finds a fractional point")
-            return Verdict(False, f"Not yet: with your constraints the lines LP of n = {n} is still feasible: {why}.",
-                           (n, missing))
+        if lines_lp_with(n, by_size[n], solver) != "infeasible":
+            return Verdict(False, f"Not yet: with your constraints the lines LP of n = {n} is still feasible: the LP "
+                                  "still finds a fractional point.", (n, []))
     return Verdict(True, "Right: every group is a clique (no board up to n = 8 is cut off), and with them the lines "
                          "LP alone proves that n = 2 and n = 3 have no solution.")
-
-
-def _number(value: object) -> float | None:
-    try:
-        number = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return None
-    return number if math.isfinite(number) else None
 
 
 def child_bound(root: Relaxation, cell: Cell, value: int, solver: str | None = None) -> float | None:
@@ -110,13 +135,14 @@ def child_bound(root: Relaxation, cell: Cell, value: int, solver: str | None = N
 def check_branching(root: Relaxation, cell: object, bound: object, value: int = 1) -> Verdict:
     """Check the next branching step of the kit's branch and bound from the LP ``root`` (max-queens): ``cell``
     is a fractional cell whose value is closest to 1/2 (any of the tied cells is right), ``bound`` the LP
-    bound of its child with ``x[cell] = value`` (None or ``"infeasible"`` if that LP has no point)."""
+    bound of its child with ``x[cell] = value`` (None or ``"infeasible"`` if that LP has no point).  The cell
+    may be a tuple, a list or a NumPy array; the bound any real number, never a string such as ``'2'``."""
     if not isinstance(root, Relaxation) or root.status != "optimal" or root.objective is None:
         raise InputError("check_branching needs a solved max-queens LP relaxation (lp_relaxation(..., 'max-queens'))")
     try:
-        chosen = parse_cell(cell)
-    except (InputError, TypeError, ValueError):
-        return Verdict(False, f"Not yet: name the cell as (row, column), not {shown(cell)}.")
+        chosen = read_cell(cell, None, "the cell")
+    except AnswerError as error:
+        return Verdict(False, f"Not yet: {error}.")
     if chosen not in root.values:
         return Verdict(False, f"Not yet: {chosen} is not on the {root.n} × {root.n} board.")
     fractional = [c for c, v in root.values.items() if TOLERANCE < v < 1 - TOLERANCE]
@@ -138,9 +164,10 @@ def check_branching(root: Relaxation, cell: object, bound: object, value: int = 
     elif bound is None:
         given = None
     else:
-        given = _number(bound)
-        if given is None:
-            return Verdict(False, f"Not yet: the bound is a number (or None for an infeasible LP), not {shown(bound)}.")
+        try:
+            given = real(bound, "a bound")
+        except AnswerError as error:
+            return Verdict(False, f"Not yet: {error} (None, or 'infeasible', when the child's LP has no point).")
     if right is None or given is None:
         if right == given:
             return Verdict(True, f"Right: x{list(chosen)} is a tied choice, and fixing it to {value} leaves no "

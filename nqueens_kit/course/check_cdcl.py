@@ -5,11 +5,13 @@
   ``-P[3,5]``, ``~P[3,5]``, ``not P[3,5]``, ``h4``) or as a DIMACS integer; a wrong clause gets the flaw
   that makes it wrong: a literal not in the graph, a literal of the wrong sign, a set that is not a cut
   (with a path that avoids it), more than one literal of the conflict level (not asserting), a cut at
-  another UIP, or a reason-side literal with no edge across the cut.
+  another UIP, a reason-side literal with no edge across the cut, or the decision clause (the negation of
+  every decision: implied, but cut at the decisions, not at the first UIP).
 - :func:`check_rup_lemma`: a lemma of a clausal proof, which must follow from the formula and the earlier
   lemmas by reverse unit propagation (assume every literal false, propagate, reach a false clause).  When
   it does not, the checker says whether the lemma is false (with an assignment of the formula that falsifies
-  it) or true but beyond unit propagation alone (and where propagation stops).
+  it) or true but beyond unit propagation alone (and where propagation stops).  A clause the formula already
+  holds (or one that contains such a clause) is no lemma: the checker says so.
 
 >>> from nqueens_kit.inside.cdcl import conflict_steps, implication_graph, trace
 >>> t = trace(4)
@@ -21,67 +23,27 @@ True
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 from ..errors import InputError
-from ..inside.cdcl import ImplicationGraph, Trace, conflict_steps, implication_graph
+from ..inside.cdcl import ImplicationGraph, Trace, conflict_steps, implication_graph, trail_at
 from ..inside.propagation import propagate
 from ..methods.sat.cnf import CNF
-from .exercises import Verdict
-
-_NEGATIONS = ("¬", "-", "~", "!", "not ")
-_NAME = re.compile(r"^(?:P\[\s*(\d+)\s*,\s*(\d+)\s*\]|h(\d+)|(\d+))$")
-
-
-def _literal(cnf: CNF, item: object) -> int:
-    """One literal of an answer, as a DIMACS integer; raises ``ValueError`` with a reason."""
-    if isinstance(item, bool):
-        raise ValueError(f"{item!r} is a truth value, not a literal")
-    if isinstance(item, int):
-        lit = item
-    elif isinstance(item, str):
-        text = item.strip()
-        negative = False
-        while True:  # a doubled negation cancels out
-            for mark in _NEGATIONS:
-                if text.startswith(mark):
-                    text, negative = text[len(mark):].strip(), not negative
-                    break
-            else:
-                break
-        found = _NAME.match(text.replace("P(", "P[").replace(")", "]"))
-        if found is None:
-            raise ValueError(f"{item!r} is not a literal: write P[r,c] (or ¬P[r,c]), h<k>, or a number")
-        row, col, helper, number = found.groups()
-        if row is not None:
-            r, c = int(row), int(col)
-            if not (1 <= r <= cnf.n and 1 <= c <= cnf.n):
-                raise ValueError(f"{item!r}: there is no cell ({r},{c}) on a {cnf.n}×{cnf.n} board")
-            var = cnf.problem.var(r, c)
-        elif helper is not None:
-            var = cnf.board_vars + int(helper)
-        else:
-            var = int(number)
-        lit = -var if negative else var
-    else:
-        raise ValueError(f"{item!r} (a {type(item).__name__}) is not a literal")
-    if lit == 0 or abs(lit) > cnf.num_vars:
-        raise ValueError(f"{item!r} is not a literal of this formula (variables 1 to {cnf.num_vars})")
-    return lit
+from .answers import Verdict
+from .answers import clause as read_clause
 
 
 def parse_clause(cnf: CNF, answer: object) -> tuple[int, ...]:
-    """A student's clause as DIMACS literals: a list of literals, or one string joined by ``∨``, ``or``,
-    ``,`` or ``|``.  Raises ``ValueError`` with a reason a student can act on."""
-    if isinstance(answer, str):
-        parts = [p for p in re.split(r"\s*(?:∨|\bor\b|,(?![^\[(]*[\])])|\|)\s*", answer.strip()) if p]
-        items: list[object] = list(parts)
-    elif isinstance(answer, Iterable):
-        items = list(answer)
-    else:
-        raise ValueError(f"a clause is a list of literals (or one string), not a {type(answer).__name__}")
-    return tuple(_literal(cnf, item) for item in items)
+    """A student's clause as DIMACS literals: a list of literals (names such as ``¬P[1,2]`` or ``h4``, or
+    whole numbers, NumPy integers too), or one string joined by ``∨``, ``or``, ``,`` or ``|``.  Raises
+    ``ValueError`` (an :class:`~nqueens_kit.course.answers.AnswerError`) with a reason a student can act on.
+
+    >>> import numpy as np
+    >>> from nqueens_kit import build_cnf
+    >>> parse_clause(build_cnf(4), ["¬P[1,1]", np.int64(7)])
+    (-1, 7)
+    """
+    return read_clause(answer, cnf)
 
 
 def _names(cnf: CNF, lits: Iterable[int]) -> str:
@@ -139,15 +101,32 @@ def check_first_uip(result: Trace, step: int | None, answer: object) -> Verdict:
         lit = both[0]
         return Verdict(False, f"Not yet: the clause holds both {name(lit)} and {name(-lit)}: a tautology, "
                               "which a cut never gives (each literal is the negation of one node).")
+    at = conflict_steps(result)[0] if step is None else step
+    trail = trail_at(result, at - 1)
+    decisions = [lit for lit, _, reason in trail if reason is None]
+    if lits == {-d for d in decisions} and lits != set(graph.learned):
+        same = (", the conflict level's decision itself: at that level the two cuts agree, but the earlier levels "
+                "are cut at their decisions, not at the literals with an edge into the conflict side"
+                if graph.uip in decisions else "")
+        return Verdict(False, f"Not yet: {_names(cnf, clause)} is the decision clause, the negation of every "
+                              "decision: it is implied (these decisions lead to the conflict), and it is what a "
+                              "solver without learning records, but it cuts the graph at the decisions, not right "
+                              f"behind the first UIP.  The first UIP is {name(graph.uip)}{same}; the first-UIP "
+                              f"clause negates it and the earlier-level literals with an edge into the conflict "
+                              f"side, {_count(len(graph.learned), 'literal')} in all.", counterexample=tuple(clause))
     level = {lit: lev for lit, lev, _ in graph.nodes}
+    set_at = {lit: lev for lit, lev, _ in trail}
     for lit in clause:
         if lit in level:  # the node itself, not its negation
             return Verdict(False, f"Not yet: {name(lit)} is true at the conflict (a node of the graph); the "
                                   f"learned clause negates the nodes it is made of: write {name(-lit)}.",
                            counterexample=lit)
         if -lit not in level:
+            where = (f"it was set at level {set_at[-lit]}, but the graph holds only the conflict level's literals "
+                     "that reach κ and the earlier literals with an edge into them" if -lit in set_at else
+                     "it is not even true at the conflict")
             return Verdict(False, f"Not yet: {name(-lit)} is not a node of this conflict's implication graph "
-                                  "(it did not lead to the conflict), so its negation has no place in the clause.",
+                                  f"({where}), so its negation has no place in the first-UIP clause.",
                            counterexample=lit)
     chosen = {-lit for lit in clause}
     path = _path_avoiding(graph, chosen)
@@ -194,13 +173,24 @@ def check_rup_lemma(cnf: CNF, earlier: Sequence[Sequence[int]], answer: object) 
         raise InputError(f"check_rup_lemma takes the formula (build_cnf(...)), not {type(cnf).__name__}")
     try:
         lemma = parse_clause(cnf, answer)
-        before = [parse_clause(cnf, clause) for clause in earlier]
+        before = [parse_clause(cnf, each) for each in earlier]
     except ValueError as exc:
         return Verdict(False, f"Not yet: {exc}.")
     name = cnf.literal_name
     if any(-lit in lemma for lit in lemma):
         return Verdict(True, "Correct, but trivially: the clause holds a literal and its negation, so it is "
                              "always true and RUP for free; it tells the checker nothing.")
+    held = set(lemma)
+    stated = next((c for c in cnf.clauses if set(c) <= held), None)
+    if stated is not None:  # RUP at once, but a lemma must say something the formula does not state
+        if set(stated) == held:
+            return Verdict(False, f"Not yet: {_names(cnf, lemma)} is already a clause of the formula, not a learned "
+                                  "lemma: a lemma states something the formula does not say outright.",
+                           counterexample=tuple(stated))
+        return Verdict(False, f"Not yet: your clause holds the formula's clause {_names(cnf, stated)} and more: it "
+                              "is that clause weakened, already in the formula in effect, not a learned lemma (a "
+                              "lemma states something the formula does not say outright).",
+                       counterexample=tuple(stated))
     clauses = [tuple(c) for c in cnf.clauses] + before
     done = propagate(clauses, [-lit for lit in lemma])
     if done.conflict is not None:

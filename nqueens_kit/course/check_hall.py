@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from ..errors import InputError
 from ..inside.domains import SHIFTS, Domains, domains
 from ..problem.board import Cell, Problem
-from .exercises import Verdict
+from .answers import AnswerError, Verdict, cells, given, items, number, whole
 
 #: What the values of each AllDifferent are, in words.
 VALUE_NAMES = {"columns": "columns", "anti-diagonals": "anti-diagonals (r + c)", "diagonals": "diagonals (c − r)"}
@@ -53,16 +53,17 @@ def hall_removals(problem: Problem, rows: Iterable[int], constraint: str = "colu
 
 def _rows(answer: object, n: int) -> list[int] | str:
     """The student's rows as a sorted list, or the flaw in one line."""
-    if isinstance(answer, int) and not isinstance(answer, bool):
+    if number(answer) is not None:
         return "name a set of rows (a list such as [3, 5]), not a single number: one row alone is not a set to match"
-    try:
-        rows = list(answer)  # type: ignore[call-overload]
-    except TypeError:
-        return f"name the rows as a list of row numbers, such as [3, 5], not {answer!r}"
-    if not rows:
+    listed = items(answer)
+    if listed is None:
+        return f"name the rows as a list of whole numbers 1 to {n}, such as [3, 5], not {given(answer)}"
+    if not listed:
         return "the set of rows is empty: an empty set has no values and removes nothing"
-    if not all(isinstance(r, int) and not isinstance(r, bool) for r in rows):
-        return f"rows are whole numbers 1 to {n}; got {rows!r}"
+    try:
+        rows = [whole(r, "a row") for r in listed]
+    except AnswerError as error:
+        return f"rows are whole numbers 1 to {n}; {error}"
     if any(not 1 <= r <= n for r in rows):
         return f"the board has rows 1 to {n}; got {sorted(rows)}"
     if len(set(rows)) != len(rows):
@@ -71,26 +72,22 @@ def _rows(answer: object, n: int) -> list[int] | str:
 
 
 def _cells(answer: object, n: int) -> list[Cell] | str:
-    """The student's removed cells, or the flaw in one line."""
-    items = [answer] if isinstance(answer, tuple) and len(answer) == 2 and all(isinstance(x, int) for x in answer) \
-        else answer
+    """The student's removed cells (a list of them, or one on its own), or the flaw in one line."""
     try:
-        cells = [tuple(cell) for cell in items]  # type: ignore[attr-defined]
-    except TypeError:
-        return f"name the removed cells as (row, column) pairs, such as [(4, 2)], not {answer!r}"
-    if not cells:
+        found = cells(answer, n, "the removed cells")
+    except AnswerError as error:
+        return str(error)
+    if not found:
         return "name at least one cell (row, column) the Hall set removes: a set that removes nothing prunes nothing"
-    if not all(len(cell) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in cell) for cell in cells):
-        return f"each removed cell is a (row, column) pair of whole numbers; got {answer!r}"
-    if any(not (1 <= r <= n and 1 <= c <= n) for r, c in cells):
-        return f"a removed cell lies outside the {n} x {n} board: {answer!r}"
-    return sorted({(int(r), int(c)) for r, c in cells})
+    return sorted(set(found))
 
 
 def check_hall(problem: Problem, rows: object, removed: object, constraint: str = "columns") -> Verdict:
     """Whether ``rows`` form a Hall set of the AllDifferent ``constraint`` (``columns``, ``anti-diagonals`` or
     ``diagonals``) in the domains arc consistency leaves for ``problem``, and whether it removes every cell of
-    ``removed`` (one (row, column) or a list of them) from a row's domain."""
+    ``removed`` (one (row, column) or a list of them) from a row's domain.  Rows and cells are read by the rule
+    of :mod:`nqueens_kit.course.answers`: a cell may be a tuple, a list or a NumPy array, a row a NumPy
+    integer."""
     if not isinstance(problem, Problem):
         raise InputError("check_hall takes the board as a Problem (e.g. Problem(6, [(1, 3)])), "
                          f"not {type(problem).__name__}")

@@ -8,6 +8,9 @@ unit propagation on its clauses makes every such deduction, from every partial a
 
 - :func:`line_gac`: every partial assignment of m literals (3^m of them), unit propagation on an encoding
   against GAC: the deductions GAC makes and the ones propagation misses, with the first miss as an example.
+  A deduction is of one of two kinds, counted apart: a *pruning* (a literal still open that GAC sets,
+  because its other value has no support) and a *conflict* (a partial assignment that already violates the
+  constraint, which GAC detects and propagation detects by reaching an empty clause).
 - :func:`adder_board` / :func:`board_gac`: the whole board with the adder encoding on every line, and what
   one queen lets propagation rule out under each encoding, against the cells the queen attacks.
 - :func:`count_work`: counting every board with a CDCL solver, with its own counters, per encoding.
@@ -43,10 +46,22 @@ class LineGac:
     """Unit propagation on one line's clauses against GAC, over every partial assignment of its literals."""
 
     literals: int
-    partial: int = 0          # partial assignments tried (no conflict among the given values)
-    deductions: int = 0       # literals GAC sets, plus the conflicts it finds
-    missed: int = 0           # of those, the ones unit propagation does not make
+    partial: int = 0          # partial assignments tried: all 3^m, those that violate the line included
+    prunings: int = 0         # literals GAC sets (an open literal whose other value has no support)
+    conflicts: int = 0        # partial assignments GAC finds in conflict with the line
+    missed_prunings: int = 0  # of the prunings, the ones unit propagation does not make
+    missed_conflicts: int = 0  # of the conflicts, the ones unit propagation does not reach
     example: tuple[dict[int, bool], list[int]] | None = None  # (given values, literals GAC sets and UP does not)
+
+    @property
+    def deductions(self) -> int:
+        """Everything GAC deduces: its prunings and its conflicts."""
+        return self.prunings + self.conflicts
+
+    @property
+    def missed(self) -> int:
+        """The deductions unit propagation does not make: missed prunings and missed conflicts."""
+        return self.missed_prunings + self.missed_conflicts
 
 
 def _gac(values: dict[int, bool], lits: Sequence[int], k: int, exact: bool) -> list[int] | None:
@@ -77,16 +92,16 @@ def line_gac(encode: Encoder, m: int, k: int = 1, exact: bool = False) -> LineGa
         result.partial += 1
         run = propagate(clauses, [x if v else -x for x, v in values.items()])
         if wanted is None:
-            result.deductions += 1
+            result.conflicts += 1
             if run.value is not None:
-                result.missed += 1
+                result.missed_conflicts += 1
                 result.example = result.example or (values, [])
             continue
-        result.deductions += len(wanted)
+        result.prunings += len(wanted)
         if run.value is None:  # cannot happen for a correct encoding: GAC found a support
             raise InputError(f"the clauses refute {values}, which at most {k} allows: the encoding is wrong")
         missing = [lit for lit in wanted if run.value.get(abs(lit)) != (lit > 0)]
-        result.missed += len(missing)
+        result.missed_prunings += len(missing)
         if missing and result.example is None:
             result.example = (values, missing)
     return result

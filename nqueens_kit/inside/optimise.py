@@ -6,7 +6,10 @@ constraints, one soft unit clause per cell), side by side.
   and Marques-Silva 2019) over the pairwise clauses, with its time and the cores it needed.
 - :func:`max_queens_ilp`: the optimum by an ILP solver on the ``max-queens`` formulation (through the method
   layer: :func:`nqueens_kit.methods.solve`), with its time, nodes and simplex iterations.
-- :func:`max_queens_race`: both on random blocked boards, each answer checked against the other.
+- :func:`max_queens_race`: both on random blocked boards (``instances`` of them per n), each answer checked
+  against the other; :func:`race_summary` counts, per n, on how many boards each is faster and by what factor:
+  one board per n is an anecdote (the same n can flip the verdict from one board to the next).
+- :data:`RACE_RECORD`: the stored sample of chapter 7 (``benchmarks/bench_ch7_maxsat.py``).
 
 >>> from nqueens_kit.problem.instances import random_blocked
 >>> problem = Problem(8, blocked=random_blocked(8, 0.7, 1, 1))
@@ -16,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections.abc import Sequence
 from itertools import combinations
@@ -47,10 +51,15 @@ class IlpOptimum(TypedDict):
     status: str
 
 
+#: Where chapter 7's stored race is (``notebooks/data``; ``benchmarks/bench_ch7_maxsat.py`` writes it).
+RACE_RECORD = "ch7-maxsat.json"
+
+
 class RaceRow(TypedDict):
-    """One n of :func:`max_queens_race`."""
+    """One board of :func:`max_queens_race`."""
 
     n: int
+    instance: int
     blocked: int
     optimum: int
     maxsat_seconds: float
@@ -107,18 +116,55 @@ def max_queens_ilp(problem: Problem, solver: str = "highs") -> IlpOptimum:
 
 
 def max_queens_race(ns: Sequence[int], density: float, seed: int = 1, instance: int = 1,
-                    solver: str = "highs") -> list[RaceRow]:
-    """Max-queens on one random blocked board per n (``density`` of the cells blocked) by MaxSAT and by ILP;
-    one row per n with both optima (asserted equal), both processor times (``maxsat_seconds``,
-    ``ilp_seconds``: see :func:`max_queens_maxsat` and :func:`max_queens_ilp`) and the ILP's nodes."""
+                    solver: str = "highs", instances: int = 1) -> list[RaceRow]:
+    """Max-queens on random blocked boards (``density`` of the cells blocked; ``instances`` boards per n,
+    numbered from ``instance``) by MaxSAT and by ILP; one row per board with both optima (asserted equal),
+    both processor times (``maxsat_seconds``, ``ilp_seconds``: see :func:`max_queens_maxsat` and
+    :func:`max_queens_ilp`) and the ILP's nodes."""
     rows: list[RaceRow] = []
     for n in ns:
-        problem = Problem(n, blocked=random_blocked(n, density, seed, instance))
-        sat, ilp = max_queens_maxsat(problem), max_queens_ilp(problem, solver)
-        if sat["optimum"] != ilp["optimum"]:
-            raise SolverError(f"MaxSAT and {solver} disagree on max-queens of {problem.describe()}: "
-                              f"{sat['optimum']} against {ilp['optimum']}")
-        rows.append({"n": n, "blocked": len(problem.blocked), "optimum": sat["optimum"],
-                     "maxsat_seconds": sat["seconds"], "ilp_seconds": ilp["seconds"], "ilp_nodes": ilp["nodes"],
-                     "ilp_iterations": ilp["iterations"]})
+        for board in range(instance, instance + instances):
+            problem = Problem(n, blocked=random_blocked(n, density, seed, board))
+            sat, ilp = max_queens_maxsat(problem), max_queens_ilp(problem, solver)
+            if sat["optimum"] != ilp["optimum"]:
+                raise SolverError(f"MaxSAT and {solver} disagree on max-queens of {problem.describe()}: "
+                                  f"{sat['optimum']} against {ilp['optimum']}")
+            rows.append({"n": n, "instance": board, "blocked": len(problem.blocked), "optimum": sat["optimum"],
+                         "maxsat_seconds": sat["seconds"], "ilp_seconds": ilp["seconds"], "ilp_nodes": ilp["nodes"],
+                         "ilp_iterations": ilp["iterations"]})
     return rows
+
+
+class RaceSummary(TypedDict):
+    """The boards of one n of a race (:func:`race_summary`): how many, on how many MaxSAT is faster, on how
+    many each side wins by more than ``margin`` times, and the spread of MaxSAT's time over ILP's."""
+
+    n: int
+    boards: int
+    maxsat_faster: int
+    maxsat_by_margin: int
+    ilp_by_margin: int
+    ratio_min: float
+    ratio_median: float
+    ratio_max: float
+
+
+def race_summary(rows: Sequence[RaceRow], margin: float = 2.0) -> list[RaceSummary]:
+    """Per n: the boards, the count each way, and MaxSAT's time over ILP's (below 1: MaxSAT is faster).
+
+    >>> rows = [{"n": 8, "maxsat_seconds": a, "ilp_seconds": b} for a, b in ((1.0, 4.0), (3.0, 1.0))]
+    >>> summary, = race_summary(rows)
+    >>> summary["maxsat_faster"], summary["maxsat_by_margin"], summary["ilp_by_margin"], summary["ratio_max"]
+    (1, 1, 1, 3.0)
+    """
+    by_n: dict[int, list[float]] = {}
+    for row in rows:
+        by_n.setdefault(row["n"], []).append(row["maxsat_seconds"] / max(row["ilp_seconds"], 1e-9))
+    summary: list[RaceSummary] = []
+    for n, ratios in sorted(by_n.items()):
+        ratios.sort()
+        summary.append({"n": n, "boards": len(ratios), "maxsat_faster": sum(r < 1 for r in ratios),
+                        "maxsat_by_margin": sum(r < 1 / margin for r in ratios),
+                        "ilp_by_margin": sum(r > margin for r in ratios), "ratio_min": ratios[0],
+                        "ratio_median": statistics.median(ratios), "ratio_max": ratios[-1]})
+    return summary

@@ -193,3 +193,92 @@ def crossing(summary: Sequence[Mapping[str, object]], n: int, config: str | None
         if s0 > 0.5 >= s1:
             return round(d0 + (s0 - 0.5) / (s0 - s1) * (d1 - d0), 6)
     return None
+
+
+class Duel(TypedDict):
+    """One instance of a head-to-head comparison (:func:`head_to_head`): the best configuration of each side
+    on it (by the median of its repeats) and their ratio, second over first (above 1: the first is faster)."""
+
+    n: int
+    instance: int
+    first: str
+    first_seconds: float
+    second: str
+    second_seconds: float
+    ratio: float
+
+
+class DuelSummary(TypedDict):
+    """A head-to-head comparison at one n over its instances: on how many the first side is faster, on how
+    many by more than ``margin`` times, and the spread of the ratios (second over first)."""
+
+    n: int
+    instances: int
+    first_faster: int
+    first_by_margin: int
+    second_by_margin: int
+    ratio_min: float
+    ratio_q1: float
+    ratio_median: float
+    ratio_q3: float
+    ratio_max: float
+
+
+def head_to_head(rows: Iterable[Mapping[str, object]], first: str, second: str,
+                 metric: str = "total") -> list[Duel]:
+    """Per (n, instance), the best configuration of side ``first`` against the best of side ``second``, each by
+    the median of its repeats of ``metric`` seconds on that
+    instance (``total``: wall; ``cpu``: processor time of the run's process tree).  A side is a label or the
+    start of labels up to a space or a slash: "SAT" (every SAT configuration), "SAT sequential" (on any
+    solver), "ILP lines/cbc" (that one, not "ILP lines/cbc, default").  Only instances where both sides have a
+    configuration that finished every repeat are compared.
+
+    >>> rows = [{"n": 8, "instance": i, "repeat": 1, "method": m, "encoding": e, "formulation": f, "solver": s,
+    ...          "status": "solved", "total_seconds": t} for i, m, e, f, s, t in (
+    ...         (1, "sat", "pairwise", None, "pycosat", 0.1), (1, "ilp", None, "lines", "cbc", 0.3),
+    ...         (2, "sat", "pairwise", None, "pycosat", 0.2), (2, "ilp", None, "lines", "cbc", 0.1))]
+    >>> [(d["instance"], round(d["ratio"], 1)) for d in head_to_head(rows, "SAT", "ILP")]
+    [(1, 3.0), (2, 0.5)]
+    """
+    times: dict[tuple[int, int, str], list[float]] = {}
+    unfinished: set[tuple[int, int, str]] = set()
+    for row in rows:
+        key = (row_size(row), int(number(row, "instance") or 1), choice_from_row(row).label)
+        seconds = number(row, f"{metric}_seconds")
+        if row["status"] in FINISHED and seconds is not None:
+            times.setdefault(key, []).append(seconds)
+        else:
+            unfinished.add(key)
+    best: dict[tuple[int, int, str], tuple[float, str]] = {}
+    for (n, instance, label), values in times.items():
+        if (n, instance, label) in unfinished:
+            continue
+        for side in (first, second):
+            if label == side or label.startswith((side + " ", side + "/")):
+                candidate = (statistics.median(values), label)
+                best[n, instance, side] = min(best.get((n, instance, side), candidate), candidate)
+    duels: list[Duel] = []
+    for n, instance in sorted({(n, i) for n, i, _ in best}):
+        if (n, instance, first) in best and (n, instance, second) in best:
+            (a, a_label), (b, b_label) = best[n, instance, first], best[n, instance, second]
+            duels.append({"n": n, "instance": instance, "first": a_label, "first_seconds": a, "second": b_label,
+                          "second_seconds": b, "ratio": b / a if a > 0 else math.inf})
+    return duels
+
+
+def duel_summary(duels: Iterable[Duel], margin: float = 2.0) -> list[DuelSummary]:
+    """:func:`head_to_head`'s instances summarised per n: wins, wins by more than ``margin`` times (either
+    way), and the ratios' minimum, quartiles, median and maximum."""
+    by_n: dict[int, list[float]] = {}
+    for duel in duels:
+        by_n.setdefault(duel["n"], []).append(duel["ratio"])
+    summary: list[DuelSummary] = []
+    for n, ratios in sorted(by_n.items()):
+        ratios.sort()
+        q1, q3 = _quartiles(ratios)
+        summary.append({"n": n, "instances": len(ratios), "first_faster": sum(r > 1 for r in ratios),
+                        "first_by_margin": sum(r > margin for r in ratios),
+                        "second_by_margin": sum(r < 1 / margin for r in ratios), "ratio_min": ratios[0],
+                        "ratio_q1": q1 if q1 is not None else ratios[0], "ratio_median": statistics.median(ratios),
+                        "ratio_q3": q3 if q3 is not None else ratios[-1], "ratio_max": ratios[-1]})
+    return summary

@@ -34,8 +34,8 @@ PULP_HINT = "pip install pulp (or conda install -c conda-forge pulp)"
 #: The ILP method's named settings, the first the default; every entry takes these, and an entry may have
 #: settings of its own (:attr:`IlpSolver.own_settings`).
 SETTINGS: dict[str, str] = {
-    "tuned": "CBC with feasibility pump, preprocessing and cuts off (faster on large boards, slower on small "
-             "ones: notebook 5 measures it); HiGHS and SCIP defaults",
+    "tuned": "CBC with feasibility pump, preprocessing and cuts off (which of the two CBC settings is faster "
+             "depends on n, the instance and the CBC build: chapter 5's sweep measures it); HiGHS and SCIP defaults",
     "default": "every solver with its own default settings",
 }
 DEFAULT_SETTINGS = "tuned"

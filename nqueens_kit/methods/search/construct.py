@@ -1,11 +1,12 @@
 """The explicit construction: one board of any size without search (a method with the ``solve`` verb only).
 
 :func:`construct` is a closed-form placement valid for every n >= 4 (and n = 1), in O(n): the classic
-even-then-odd column lists with the adjustments for n mod 6 = 2 and n mod 6 = 3.  :func:`construction_array`
-writes the columns straight into an ``int32`` array (4 bytes a queen, no Python list), and the method returns
-that array as a :class:`~nqueens_kit.problem.board.ColumnBoard`: n = 10,000,000 in about a second.  It
-cannot honour pre-placed queens or blocked cells; with the symmetry broken it returns the canonical board of
-the constructed one's orbit.  Its "no" for n = 2 and 3 is a theorem, not a search.
+even-then-odd column lists with the adjustments for n mod 6 = 2 and n mod 6 = 3 (E. J. Hoffman, J. C.
+Loessi and R. C. Moore, *Mathematics Magazine* 42, 1969; B. Bernhardsson, *ACM SIGART Bulletin* 2, 1991).
+:func:`construction_array` writes the columns straight into an ``int32`` array (4 bytes a queen, no Python
+list), and the method returns that array as a :class:`~nqueens_kit.problem.board.ColumnBoard`: n = 10,000,000
+in about a second.  It cannot honour pre-placed queens or blocked cells; with the symmetry broken it returns
+the canonical board of the constructed one's orbit.  Its "no" for n = 2 and 3 is a theorem, not a search.
 
 >>> construct(8)
 ((1, 2), (2, 4), (3, 6), (4, 8), (5, 3), (6, 1), (7, 7), (8, 5))
