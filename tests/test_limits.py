@@ -148,7 +148,7 @@ def test_bad_time_limits_get_the_same_line_everywhere(capsys, bad):
     (["cnf", "5000", "-o", "{tmp}/big.cnf"], "pairwise CNF of 5000-queens"),
     (["solve", "500", "--encoding", "pairwise"], "--encoding sequential"),
     (["solve", "100000", "--method", "ilp", "--formulation", "pairwise"], "--formulation lines"),
-    (["lp", "5000", "-o", "{tmp}/big.lp"], "lines ILP model of 5000-queens"),
+    (["lp", "5000", "-o", "{tmp}/big.mps"], "lines ILP model of 5000-queens"),  # MPS: built by PuLP
     (["count", "400"], "pairwise CNF of 400-queens"),
 ], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
 def test_size_guard_refuses_at_once(capsys, tmp_path, args, fragment):

@@ -94,8 +94,21 @@ def test_a_large_completion():
     assert set(problem.preplaced) <= set(result.queens) and not set(problem.blocked) & set(result.queens)
 
 
-@pytest.mark.parametrize("problem", [Problem(2), Problem(3), Problem(8, [(1, 1), (2, 3)]),
-                                     Problem(6, [(1, 1)])], ids=str)
+@pytest.mark.parametrize("problem", [Problem(2), Problem(3), Problem(2, break_symmetry=True)], ids=str)
+def test_n_2_and_3_say_at_once_that_they_have_no_board(problem):
+    """No search where the published counts give no board: the outcome of an incomplete method that finds
+    none (``timeout``), at once, even with a long time limit, saying why."""
+    for limit in (None, 60):
+        start = time.perf_counter()
+        result = solve(problem, METHOD, time_limit=limit)
+        assert time.perf_counter() - start < 5
+        assert result.status == "timeout" and result.queens == () and result.stats["steps"] == 0
+        assert "\n" not in result.message and f"no board: {problem.n}-queens has none" in result.message
+        assert "published counts" in result.message and "--method backtrack or sat" in result.message
+    assert not local_search.known_without_board(Problem(4)) and not local_search.known_without_board(Problem(1))
+
+
+@pytest.mark.parametrize("problem", [Problem(8, [(1, 1), (2, 3)]), Problem(6, [(1, 1)])], ids=str)
 def test_no_board_ends_as_timeout_never_infeasible(problem):
     assert next(iter_backtrack(problem), None) is None
     result = solve(problem, METHOD)

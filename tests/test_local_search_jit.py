@@ -176,7 +176,8 @@ def test_impossible_completions_spend_the_budget_and_end_as_timeout(problem):
     steps, runs = local_search.budget(problem.n)
     assert columns is None and stats["restarts"] == runs - 1 and 0 < stats["steps"] <= steps * runs
     result = solve(problem, METHOD, isolated=False)
-    assert result.status == "timeout" and "within the budget" in result.message
+    said = "has none by the published counts" if problem.n < 4 else "within the budget"  # 2, 3: no search at all
+    assert result.status == "timeout" and said in result.message
 
 
 def test_the_python_version_runs_without_numba(monkeypatch):

@@ -5,7 +5,8 @@ into ``tmp_path``: an honest one that solves with pycosat, one that gives up, on
 crashes, ones that lie) and run through ``solve``, ``count`` and ``decode`` on the command line, through
 ``nqueens_kit.solve`` / ``nqueens_kit.count``, and through a ``bench`` sweep, whose row status, PAR-2 and
 exit status are checked against the table.  ``memout`` cannot be produced by a DIMACS solver (one that runs
-out of memory crashes, an ``error``): its row is held to the code's mapping only.
+out of memory crashes, an ``error``): its row is held to the code's mapping only.  A count that is not
+certified is an outcome of ``count`` alone (the honest stand-in writes no proofs).
 
 Also: ``decode`` refuses a pipe, a device or a folder in one line, without waiting for a writer.
 """
@@ -27,7 +28,9 @@ from nqueens_kit.bench.results import read_results
 from nqueens_kit.bench.summary import par2, summarise
 from nqueens_kit.cli import main
 from nqueens_kit.cli.common import exit_code
+from nqueens_kit.cli.solve import EXIT_UNCERTIFIED
 from nqueens_kit.errors import SolverError
+from nqueens_kit.methods.sat.formula import count_formula
 from nqueens_kit.problem.results import Status
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,8 +83,10 @@ def bench_cell(row: dict[str, str]) -> tuple[str | None, str]:
     return status, kind
 
 
-OUTCOMES = ["solved", "infeasible", "unknown", "timeout", "memout", "error: the solver failed",
-            "error: a lie caught", "bad input"]
+OUTCOMES = ["solved", "solved, not certified", "infeasible", "unknown", "timeout", "memout",
+            "error: the solver failed", "error: a lie caught", "bad input"]
+#: Outcomes of a count alone: a sweep times solves, so no bench row has them.
+COUNT_ONLY = ("solved, not certified",)
 
 
 def test_the_table_has_every_outcome_once():
@@ -95,7 +100,9 @@ def test_the_table_has_every_outcome_once():
 def test_the_exit_status_and_par2_of_each_outcome_are_the_codes(outcome):
     row = table()[outcome]
     status, kind = bench_cell(row)
-    if status is not None:
+    if outcome in COUNT_ONLY:
+        assert verbs_exit(row) == EXIT_UNCERTIFIED and row["Exit status of a `bench` run with such rows"] == "no row"
+    elif status is not None:
         assert exit_code(Status(status), True if status == "solved" else None) == verbs_exit(row)
         group = [{"n": 8, "method": "sat", "encoding": "pairwise", "solver": "pycosat", "repeat": 1,
                   "status": status, "total_seconds": 0.5, "build_seconds": 0.0, "solve_seconds": 0.5,
@@ -186,6 +193,21 @@ def test_solved_through_every_verb(capsys, solvers, tmp_path):
     assert {tuple(q) for q in data["queens"]} == BOARD
     assert kit.solve(4, "sat", solver=solvers["honest"]).status == Status.SOLVED
     assert kit.count(4, "sat", solver=solvers["honest"]).status == Status.SOLVED
+
+
+def test_an_uncertified_count(capsys, solvers, tmp_path):
+    """The honest stand-in writes no proofs: its count of a file is right, and rests on its word; its count of
+    n-queens is checked against the published count."""
+    expected = verbs_exit(table()["solved, not certified"])
+    five = tmp_path / "five.cnf"
+    assert main(["cnf", "5", "-o", str(five)]) == 0
+    capsys.readouterr()
+    code, data, err = cli_json(capsys, "count", "--from-cnf", five, "--solver", solvers["honest"])
+    assert (code, data["status"], data["count"], data["certified"], err) == (expected, "solved", 10, False, "")
+    code, data, _ = cli_json(capsys, "count", 5, "--solver", solvers["honest"])
+    assert (code, data["certified"]) == (verbs_exit(table()["solved"]), True)
+    result, _invalid = count_formula(five, solver=solvers["honest"])
+    assert result.status == Status.SOLVED and result.extra["certified"] is False
 
 
 def test_infeasible_through_every_verb(capsys, solvers, tmp_path):

@@ -263,22 +263,29 @@ def test_a_clause_the_kit_added_is_checked_too(tmp_path, capsys, monkeypatch):
 
 
 def test_every_count_of_a_file_says_how_it_is_known(liars, tmp_path, capsys):
+    """By default (python-sat's CaDiCaL, which writes proofs) the count is certified; a solver without proofs
+    leaves the end of the list on its word: said, and exit status 4 (tests/test_count_certificate.py)."""
+    need(SAT_SOLVERS["pysat-cadical"].available(), "python-sat")
     path = tmp_path / "two.cnf"
     path.write_text("p cnf 4 2\n1 2 0\n-3 4 0\n")
     assert main(["count", "--from-cnf", str(path), "--n", "2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["count"] == 9 and "every model checked against the file's clauses" in data["known_by"]
-    assert "solver's UNSAT answer" in data["known_by"]
+    assert data["known_by"].startswith("certified:") and data["certified"] is True
     assert main(["count", "--from-cnf", str(path), "--n", "2"]) == 0
-    assert "known by: every model checked" in capsys.readouterr().out
-    # a solver that always says UNSAT: a count of 0 that rests on its word alone
-    assert main(["count", "--from-cnf", str(path), "--n", "2", "--solver", "says-no", "--json"]) == 0
+    assert "certified: every model checked" in capsys.readouterr().out
+    assert main(["count", "--from-cnf", str(path), "--n", "2", "--solver", "pycosat", "--json"]) == 4
     data = json.loads(capsys.readouterr().out)
-    assert data["count"] == 0 and data["known_by"].startswith("the solver alone")
-    assert main(["count", "--from-cnf", str(path), "--n", "2", "--solver", "says-no"]) == 0
-    assert "known by: the solver alone" in capsys.readouterr().out
+    assert data["count"] == 9 and "rests on the solver's word" in data["known_by"] and data["certified"] is False
+    # a solver that always says UNSAT: a count of 0 that rests on its word alone
+    assert main(["count", "--from-cnf", str(path), "--n", "2", "--solver", "says-no", "--json"]) == 4
+    data = json.loads(capsys.readouterr().out)
+    assert data["count"] == 0 and data["known_by"].startswith("the solver alone") and data["certified"] is False
+    assert main(["count", "--from-cnf", str(path), "--n", "2", "--solver", "says-no"]) == 4
+    out = capsys.readouterr().out
+    assert "known by: the solver alone" in out and "NOT CERTIFIED" in out
     result, _invalid = count_formula([[1, 2], [-3, 4]], 4, 2)
-    assert result.count == 9 and "the formula's clauses" in result.known_by
+    assert result.count == 9 and "the formula's clauses" in result.known_by and result.extra["certified"] is True
     # a solver that stops without an answer after two models: not the end of the models, so no count
     assert main(["count", "--from-cnf", str(path), "--n", "2", "--solver", "gives-up-later"]) == 1
     assert "after 2 models" in capsys.readouterr().err
@@ -338,8 +345,10 @@ def test_kissat_counts_small_files_without_aborting(tmp_path, capsys, text):
     path = tmp_path / "f.cnf"
     path.write_text(text)
     n = 3 if text.startswith("p cnf 9") else 2
-    assert main(["count", "--from-cnf", str(path), "--n", str(n), "--solver", "pysat-kissat", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["count"] == _file_count(path, n)
+    # python-sat's Kissat writes no proofs: a count that rests on its final UNSAT (exit status 4)
+    assert main(["count", "--from-cnf", str(path), "--n", str(n), "--solver", "pysat-kissat", "--json"]) == 4
+    data = json.loads(capsys.readouterr().out)
+    assert data["count"] == _file_count(path, n) and data["certified"] is False
 
 
 @pytest.mark.parametrize("encoding", ["pairwise", "sequential"])
@@ -349,9 +358,9 @@ def test_kissat_counts_n_queens_files_as_published(tmp_path, capsys, encoding):
         path = tmp_path / f"{n}.cnf"
         assert main(["cnf", str(n), "--encoding", encoding, "-o", str(path)]) == 0
         capsys.readouterr()
-        assert main(["count", "--from-cnf", str(path), "--solver", "pysat-kissat", "--json"]) == 0
+        assert main(["count", "--from-cnf", str(path), "--solver", "pysat-kissat", "--json"]) == 4  # no proofs
         data = json.loads(capsys.readouterr().out)
-        assert (data["count"], data["invalid_boards"]) == (published_count(n), 0), n
+        assert (data["count"], data["invalid_boards"], data["certified"]) == (published_count(n), 0, False), n
 
 
 def test_kissat_counts_and_explains_by_solving_afresh():
@@ -375,8 +384,8 @@ def test_kissat_counts_and_explains_by_solving_afresh():
 def test_declared_variables_in_no_clause_are_counted(tmp_path, capsys, text, n, truth):
     path = tmp_path / "f.cnf"
     path.write_text(text)
-    for solver in ("pycosat", "pysat-cadical"):
-        assert main(["count", "--from-cnf", str(path), "--n", str(n), "--solver", solver, "--json"]) == 0
+    for solver, code in (("pycosat", 4), ("pysat-cadical", 0)):  # certified where the solver writes proofs
+        assert main(["count", "--from-cnf", str(path), "--n", str(n), "--solver", solver, "--json"]) == code
         assert json.loads(capsys.readouterr().out)["count"] == truth
 
 

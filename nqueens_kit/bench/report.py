@@ -38,7 +38,7 @@ from ..methods import Choice, get_method
 from ..methods.rows import number
 from ..runtime.files import file_kind, output_path, write_whole
 from .config import choice_from_row, config_order, make_configs
-from .results import read_meta, read_results
+from .results import meta_path, read_meta, read_results
 from .summary import censored_times, summarise
 
 #: The plots a report holds: file name, alt text, caption.
@@ -253,7 +253,7 @@ def _memory_table(summary: Sequence[Mapping[str, Any]]) -> tuple[list[str], list
 
 def _environment_blocks(meta: Mapping[str, Any] | None, csv_name: str) -> list[Block]:
     if not meta:
-        return [("p", f"No sidecar ({csv_name}.meta.json) was found, so the machine and versions are unknown.")]
+        return [("p", f"No sidecar ({meta_path(csv_name).name}) was found, so the machine and versions are unknown.")]
     machine = _mapping(meta.get("machine"))
     python = _mapping(meta.get("python"))
     physical = machine.get("physical_cores")

@@ -6,7 +6,11 @@
   same file is refused with one line), writes through symbolic links and refuses anything that is not a
   regular file (a device, a FIFO, a folder: the kit's one rule, :mod:`nqueens_kit.runtime.files`), writes
   each row in one piece and syncs it, and on a failed write (a full disk) cuts the file back to the last
-  complete row and stops with one line.
+  complete row and stops with one line.  The rows are appended through one descriptor, opened without
+  following a symbolic link and checked to be the very file whose header was just written: a link or any
+  other file put at the name meanwhile is refused with one line and left alone.
+- Every name made beside the results (the sidecar, the lock) fits in a file name (:func:`fitted_name`), so
+  any legal name of a results file works.
 
 >>> typed({"n": "8", "method": "sat", "repeat": "1", "status": "solved", "total_seconds": "0.5",
 ...        "verified": "true"})["verified"]
@@ -16,6 +20,7 @@ True
 from __future__ import annotations
 
 import csv
+import errno
 import io
 import json
 import math
@@ -28,7 +33,7 @@ from typing import IO, TypedDict, cast
 from ..errors import InputError
 from ..problem.board import MAX_N
 from ..problem.results import JSON, Options, Status
-from ..runtime.files import file_to_read, final_target, output_path, write_whole
+from ..runtime.files import file_kind, file_to_read, final_target, output_path, write_whole, written_whole
 
 COLUMNS = (
     "n", "method", "encoding", "formulation", "solver", "repeat", "status",
@@ -136,10 +141,47 @@ class Meta(TypedDict, total=False):
     sessions: list[Session]
 
 
+#: The longest file name most file systems allow, in bytes.
+NAME_MAX = 255
+
+
+def fitted_name(name: str, prefix: str = "", suffix: str = "") -> str:
+    """``prefix + name + suffix``, or, where that would be longer than a file name may be (:data:`NAME_MAX`
+    bytes), ``prefix + START-DIGEST + suffix`` cut to fit: the start of ``name`` and a digest of all of it,
+    so that the same name always gives the same shorter name and two names almost never give one.
+
+    >>> fitted_name("res.csv", ".", ".lock")
+    '.res.csv.lock'
+    >>> short = fitted_name("é" * 127 + ".csv", suffix=".meta.json")
+    >>> len(short.encode()), short.endswith(".meta.json"), short == fitted_name("é" * 127 + ".csv", suffix=".meta.json")
+    (255, True, True)
+    >>> short != fitted_name("é" * 127 + ".CSV", suffix=".meta.json")
+    True
+    """
+    whole = f"{prefix}{name}{suffix}"
+    if len(os.fsencode(whole)) <= NAME_MAX:
+        return whole
+    import hashlib
+
+    raw = os.fsencode(name)
+    digest = hashlib.sha256(raw).hexdigest()[:16]
+    room = NAME_MAX - len(os.fsencode(prefix)) - len(os.fsencode(suffix)) - len(digest) - 1
+    start = raw[:room].decode("utf-8", "ignore")  # never half a character
+    return f"{prefix}{start}-{digest}{suffix}"
+
+
 def meta_path(csv_path: str | os.PathLike[str]) -> Path:
-    """Where the sidecar JSON of a results CSV lives: ``results.csv.meta.json``."""
+    """Where the sidecar JSON of a results CSV lives: ``results.csv.meta.json`` beside it, or, where that
+    name would be too long for a file name, a shorter one made by :func:`fitted_name`.  Every writer and
+    reader of a sidecar finds it here.
+
+    >>> meta_path("out/results.csv").as_posix()
+    'out/results.csv.meta.json'
+    >>> len(meta_path("r" * 251 + ".csv").name.encode())
+    255
+    """
     path = Path(csv_path)
-    return path.with_name(path.name + ".meta.json")
+    return path.with_name(fitted_name(path.name, suffix=".meta.json"))
 
 
 def read_meta(csv_path: str | os.PathLike[str]) -> Meta | None:
@@ -201,6 +243,14 @@ def target(path: str | os.PathLike[str]) -> Path:
     return final_target(output_path(path, "the results (e.g. results.csv)"))
 
 
+def _is_link(path: Path) -> bool:
+    """Whether a symbolic link is at ``path`` now (nothing there is no link)."""
+    try:
+        return stat.S_ISLNK(os.lstat(path).st_mode)
+    except FileNotFoundError:
+        return False
+
+
 class ResultsFile:
     """The CSV being written, locked for the sweep; see the module docstring."""
 
@@ -210,24 +260,73 @@ class ResultsFile:
         self.path = target(path)
         self.columns = COLUMNS + tuple(c for c in extra if c not in COLUMNS)
         self.lock = lock or Lock(self.path)
+        self.fd: int | None = None
         try:
-            self._start(kept)
+            written = self._start(kept)
+            try:
+                self.fd = self._opened(written)
+            finally:
+                os.close(written)
         except BaseException:
             self.lock.release()
             raise
-        try:
-            self.fd: int | None = os.open(self.path, os.O_WRONLY | os.O_APPEND)
-        except OSError as exc:
-            self.lock.release()
-            raise InputError(f"cannot write {self.shown}: {exc.strerror or exc}") from None
 
-    def _start(self, kept: Iterable[ResultRow]) -> None:
+    def _start(self, kept: Iterable[ResultRow]) -> int:
         """Write the header and the kept rows to a new file that replaces the old one in one step (no stray
-        half-written file beside the results on failure)."""
+        half-written file beside the results on failure); return a descriptor held on the file written, so
+        that :meth:`_opened` can tell it from anything put at its name since."""
         columns = self.columns
         text = row_text(dict(zip(columns, columns, strict=True)), columns) + "".join(
             row_text(row, columns) for row in kept)
-        write_whole(self.path, text.encode("utf-8"), what="the results")
+        held: int | None = None
+        try:
+            with written_whole(self.path, "wb", None, what="the results") as out:
+                out.write(text.encode("utf-8"))
+                if _is_link(self.path):  # resolved at the start: a link there now was put there since
+                    raise self._moved("a symbolic link")
+                held = os.dup(out.fileno())
+        except BaseException:
+            if held is not None:
+                os.close(held)
+            raise
+        assert held is not None
+        return held
+
+    def _opened(self, written: int) -> int:
+        """The results file opened to append, without following a symbolic link at its name and checked to
+        be the file just written (``written``, a descriptor on it); one line if anything else is there."""
+        try:
+            there = os.lstat(self.path)
+        except OSError as exc:
+            raise InputError(f"cannot write {self.shown}: {exc.strerror or exc}") from None
+        if not stat.S_ISREG(there.st_mode):  # before opening: a device or a FIFO is never opened
+            raise self._moved(file_kind(there.st_mode))
+        flags = (os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+                 | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0))
+        try:
+            fd = os.open(self.path, flags)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise self._moved("a symbolic link") from None
+            if exc.errno in (errno.ENXIO, errno.ENOENT):  # a FIFO nobody reads, or nothing at all
+                raise self._moved("something else") from None
+            raise InputError(f"cannot write {self.shown}: {exc.strerror or exc}") from None
+        try:
+            info, mine = os.fstat(fd), os.fstat(written)
+            if not stat.S_ISREG(info.st_mode):
+                raise self._moved(file_kind(info.st_mode))
+            if (info.st_dev, info.st_ino) != (mine.st_dev, mine.st_ino):
+                raise self._moved("another regular file")
+            if hasattr(os, "set_blocking"):
+                os.set_blocking(fd, True)
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
+
+    def _moved(self, kind: str) -> InputError:
+        return InputError(f"cannot write {self.shown}: it became {kind} while the sweep was starting; that was "
+                          "left alone and no row was written")
 
     def write(self, row: ResultRow) -> None:
         """Append one row in one piece (no buffering: every byte goes straight to the file), synced; on
@@ -259,43 +358,121 @@ class ResultsFile:
         self.lock.release()
 
 
+#: How many times a bench tries to lock a lock file that the bench holding it removed meanwhile.
+LOCK_TRIES = 100
+
+
+def lock_path(path: Path) -> Path:
+    """The lock file of the results file ``path``: ``.NAME.lock`` beside it, or, where that name would be
+    longer than a file name may be (255 bytes), ``.START-DIGEST.lock`` (:func:`fitted_name`).
+
+    >>> lock_path(Path("out/res.csv")).name
+    '.res.csv.lock'
+    >>> len(lock_path(Path("x" * 255)).name.encode())
+    255
+    """
+    return path.with_name(fitted_name(path.name, ".", ".lock"))
+
+
 class Lock:
-    """An exclusive lock on ``.NAME.lock`` beside the results file, held while a sweep writes it."""
+    """An exclusive lock on ``.NAME.lock`` beside the results file (:func:`lock_path`), held while a sweep
+    writes it.
+
+    The lock file is opened without following a symbolic link and must be a regular file with one name: a
+    link, a FIFO, a folder or a hard link planted at its name is refused with one line and left alone (never
+    followed, written or removed).  When the sweep ends, the lock file is removed only if it is still the
+    file that was locked.
+    """
 
     def __init__(self, path: Path) -> None:
-        self.file = path.with_name(f".{path.name}.lock")
+        self.file = lock_path(path)
         self.handle: IO[str] | None = None
         try:
             import fcntl
         except ImportError:  # no advisory locks here (Windows): carry on without
             return
-        try:
-            handle = open(self.file, "a+", encoding="utf-8")  # noqa: SIM115
-        except OSError as exc:
-            raise InputError(f"cannot lock {path}: {exc.strerror or exc}") from None
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.seek(0)
-            holder = handle.read().strip()
-            handle.close()
-            who = f" (process {holder})" if holder else ""
-            raise InputError(f"{path} is being written by another nqueens-kit bench{who}; wait for it or choose "
-                             "another --out") from None
+        for _ in range(LOCK_TRIES):
+            handle = os.fdopen(self._opened(path), "r+", encoding="utf-8")
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                handle.seek(0)
+                holder = handle.read(40).strip()
+                handle.close()
+                who = f" (process {holder})" if holder.isdigit() else ""
+                raise InputError(f"{path} is being written by another nqueens-kit bench{who}; wait for it or "
+                                 "choose another --out") from None
+            if self._still_here(handle):
+                break
+            handle.close()  # the bench that held it removed it meanwhile: lock the one there now
+        else:  # pragma: no cover  (a lock file replaced a hundred times in a row)
+            raise InputError(f"cannot lock {path}: its lock file {self.file} keeps being replaced")
         handle.seek(0)
         handle.truncate()
         handle.write(str(os.getpid()))
         handle.flush()
         self.handle = handle
 
+    def _opened(self, path: Path) -> int:
+        """The lock file, opened (made if missing) without following a link at its name; a one-line
+        :class:`InputError` if it is anything but a regular file with one name."""
+        flags = (os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+                 | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        try:
+            there = os.lstat(self.file)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise InputError(f"cannot lock {path}: {exc.strerror or exc}") from None
+        else:
+            self._refuse(there, path)  # before opening: a device or a FIFO is never opened
+        try:
+            fd = os.open(self.file, flags, 0o644)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:  # a link put there since
+                raise InputError(f"cannot lock {path}: its lock file {self.file} is a symbolic link; remove the "
+                                 "link (it is not followed) and run again") from None
+            raise InputError(f"cannot lock {path}: {exc.strerror or exc}") from None
+        try:
+            self._refuse(os.fstat(fd), path)
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
+
+    def _refuse(self, info: os.stat_result, path: Path) -> None:
+        if stat.S_ISLNK(info.st_mode):
+            raise InputError(f"cannot lock {path}: its lock file {self.file} is a symbolic link; remove the link "
+                             "(it is not followed) and run again")
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(f"cannot lock {path}: its lock file {self.file} is {file_kind(info.st_mode)}, not a "
+                             "regular file; remove it and run again")
+        if info.st_nlink > 1:
+            raise InputError(f"cannot lock {path}: its lock file {self.file} has other names (hard links); "
+                             "remove it and run again")
+
+    def _still_here(self, handle: IO[str]) -> bool:
+        """Whether the lock file's name still names the file ``handle`` has open."""
+        mine = os.fstat(handle.fileno())
+        try:
+            there = os.lstat(self.file)
+        except OSError:
+            return False
+        return (there.st_dev, there.st_ino) == (mine.st_dev, mine.st_ino)
+
     def release(self) -> None:
         if self.handle is not None:
             try:
-                self.handle.close()
-                self.file.unlink(missing_ok=True)
+                if self._still_here(self.handle):  # removed while still locked: never a link or another file
+                    self.file.unlink()
             except OSError:
                 pass
-            self.handle = None
+            finally:
+                try:
+                    self.handle.close()
+                except OSError:
+                    pass
+                self.handle = None
 
 
 # ------------------------------------------------------------------------------------------ reading

@@ -323,22 +323,27 @@ def run_sweep(configs: Sequence[Choice | str], ns: Sequence[int] | str, repeat: 
             timed_out[key] = min(timed_out.get(key, row["n"]), row["n"])
     meta: Meta = {}
     session: Session = {}
-    if path is not None:
-        previous = read_meta(path) if resume else None
-        meta = previous if previous and kept else environment(config_list)
-        meta["sweep"] = {"configs": [c.label for c in config_list], "ns": sizes, "repeat": repeat,
-                         "instances": instances, "timeout": timeout, "place_random": place_random,
-                         "seed": seed if place_random or instances > 1 else None,
-                         "skip_after_timeout": skip_after_timeout, "memory_limit": memory_limit, "jobs": jobs,
-                         "dask": dask, "family": family, "density": density}
-        session = {"started": now(), "command": command or command_line(), "resumed": bool(resume and kept),
-                   "kept_rows": len(kept), "load_average_start": load_average()}
-        meta.setdefault("sessions", []).append(session)
-        write_meta(path, meta)
     rows = list(kept)
     todo = [run for run in runs if run.key not in done]
-    bar = tqdm(total=len(runs), initial=len(runs) - len(todo), disable=None if progress else True,
-               unit="run", dynamic_ncols=True, leave=True)
+    try:
+        if path is not None:
+            previous = read_meta(path) if resume else None
+            meta = previous if previous and kept else environment(config_list)
+            meta["sweep"] = {"configs": [c.label for c in config_list], "ns": sizes, "repeat": repeat,
+                             "instances": instances, "timeout": timeout, "place_random": place_random,
+                             "seed": seed if place_random or instances > 1 else None,
+                             "skip_after_timeout": skip_after_timeout, "memory_limit": memory_limit,
+                             "jobs": jobs, "dask": dask, "family": family, "density": density}
+            session = {"started": now(), "command": command or command_line(), "resumed": bool(resume and kept),
+                       "kept_rows": len(kept), "load_average_start": load_average()}
+            meta.setdefault("sessions", []).append(session)
+            write_meta(path, meta)
+        bar = tqdm(total=len(runs), initial=len(runs) - len(todo), disable=None if progress else True,
+                   unit="run", dynamic_ncols=True, leave=True)
+    except BaseException:
+        if results is not None:
+            results.close()  # and its lock: a sweep that never started leaves no lock file behind
+        raise
     new = 0
     halt = threading.Event()
 

@@ -208,6 +208,7 @@ def _bench_command(args: argparse.Namespace, resume: bool = False) -> str:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from ..bench import SweepInterrupted, check_available, check_output, make_configs, parse_ns, run_sweep
+    from ..bench.results import meta_path
     from ..bench.sweep import check_run_count
     from ..runtime.limits import check_time_limit, memory_budget, parse_bytes
 
@@ -267,7 +268,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if not args.quiet:
         parts = ", ".join(f"{counts[s]} {s}" for s in ("solved", "infeasible", "unknown", "timeout", "memout",
                                                        "skipped", "error") if counts[s])
-        print(f"{len(rows)} rows in {args.out} ({parts}); environment in {args.out}.meta.json", file=sys.stderr)
+        print(f"{len(rows)} rows in {args.out} ({parts}); environment in {meta_path(args.out)}", file=sys.stderr)
     errors = counts["error"]  # a solver that failed, or a wrong answer caught (a board that does not verify)
     if errors:
         print(f"nqueens-kit: {errors} of {len(rows)} rows are errors (a solver failed or gave a wrong answer); "

@@ -4,8 +4,9 @@ name a method and its variant, solver and settings (built from the method regist
 Exit status (the book's page "Outcomes and exit statuses" has the table, which a test holds to this code):
 0 solved (or counted, or written), 1 infeasible, an invalid board or a solver that failed or gave a wrong
 answer, 2 bad input (one line on stderr saying what is wrong and what is valid), 3 no answer: the time or
-memory limit was reached, or the solver itself stopped without one (``s UNKNOWN``), 70 a bug in the kit (the
-traceback, and a line saying so), 130 interrupted (143 terminated, 129 hung up).
+memory limit was reached, or the solver itself stopped without one (``s UNKNOWN``), 4 a count that is not
+certified (its end rests on the solver's word), 70 a bug in the kit (the traceback, and a line saying so), 130
+interrupted (143 terminated, 129 hung up).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from typing import TYPE_CHECKING, NoReturn
 from ..errors import InputError
 
 if TYPE_CHECKING:
+    from typing import IO
+
     from ..methods import Method
     from ..problem.board import ColumnBoard, Problem
     from ..problem.results import SolveResult, Status
@@ -164,9 +167,44 @@ def write_board_file(path: str, result: SolveResult) -> str:
     return f"board written to {path} ({len(columns):,} columns)"
 
 
-def read_board_file(path: str) -> ColumnBoard:
+#: Bytes read at a time from a board file whose size is checked against ``--n`` as it is read.
+_BOARD_CHUNK = 1 << 20
+#: Past this many bytes a board file already too large for ``--n`` is no longer counted to the end.
+_BOARD_COUNTED = 256 << 20
+
+
+def _columns_text(stream: IO[bytes], path: str, most: int | None) -> bytes:
+    """The text of a board file, read in chunks; with ``most``, a file of more than ``most`` columns is
+    refused as soon as the columns pass it (the rest is only counted, up to :data:`_BOARD_COUNTED` bytes)."""
+    chunks: list[bytes] = []
+    count, joined = 0, False  # columns seen; whether the last chunk ended inside a column
+    size = 0
+    while True:
+        chunk = stream.read(_BOARD_CHUNK)
+        if not chunk:
+            break
+        if not chunks and chunk.lstrip().startswith(b"{"):  # JSON: read whole, checked once parsed
+            return chunk + stream.read()
+        size += len(chunk)
+        count += len(chunk.split()) - (1 if joined and not chunk[:1].isspace() else 0)
+        joined = not chunk[-1:].isspace()
+        if most is not None and count > most:
+            while size < _BOARD_COUNTED and (chunk := stream.read(_BOARD_CHUNK)):
+                size += len(chunk)
+                count += len(chunk.split()) - (1 if joined and not chunk[:1].isspace() else 0)
+                joined = not chunk[-1:].isspace()
+            more = "" if not chunk else "more than "
+            raise InputError(f"{path} holds a board of {more}{count:,} rows (one column per line) but --n says "
+                             f"{most:,}: give the board's own size, or leave out --n")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def read_board_file(path: str, most: int | None = None) -> ColumnBoard:
     """The board in a file :func:`write_board_file` wrote (columns one per line, or its JSON object), or a
-    one-line :class:`InputError` saying what is wrong with the file; a JSON file's digest is checked."""
+    one-line :class:`InputError` saying what is wrong with the file; a JSON file's digest is checked.  With
+    ``most`` (``verify --n``) a board of more rows is refused as soon as its columns pass it, before the
+    rest of the file is read into memory."""
     import numpy as np
 
     from ..problem.board import from_columns
@@ -174,7 +212,7 @@ def read_board_file(path: str) -> ColumnBoard:
 
     what = "a board file (columns one per line, or the JSON of --board-file)"
     with opened_to_read(path, what, "rb") as stream:
-        data = stream.read()
+        data = _columns_text(stream, path, most)
     if data.lstrip().startswith(b"{"):
         import json
 
@@ -201,6 +239,9 @@ def read_board_file(path: str) -> ColumnBoard:
         board = from_columns(columns) if len(columns) else None
     if board is None:
         raise InputError(f"{path} holds no columns: a board file lists one column per row")
+    if most is not None and len(board) > most:
+        raise InputError(f"{path} holds a board of {len(board):,} rows but --n says {most:,}: give the board's "
+                         "own size, or leave out --n")
     return board
 
 
@@ -233,7 +274,8 @@ def add_choice(p: argparse.ArgumentParser, verb: str) -> None:
     p.add_argument("--solver", default=None, help="the method's solver (default: its first); see 'nqueens-kit solvers'")
     p.add_argument("--settings", default=None, help=Later(settings_text))
     p.add_argument("--time-limit", default=None, metavar="S",
-                   help="wall-clock limit in seconds on the whole job (build, solve, decode)")
+                   help="wall-clock limit in seconds on the whole command from its start (loading, build, "
+                        "solve, decode), at most 2000000 (about 23 days)")
     p.add_argument("--max-memory", default=None, metavar="SIZE",
                    help="refuse models predicted to need more memory (e.g. 8G; default: half of this "
                         "machine's memory, or $NQUEENS_KIT_MAX_MEMORY)")

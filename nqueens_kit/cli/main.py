@@ -7,7 +7,7 @@
                         [--max-memory SIZE] [--proof FILE [--checker auto|drup|dratify]] [--json]
                         [--board-file FILE]
     nqueens-kit count N [--method NAME] [...] [--fundamental | --break-symmetry] [--time-limit S] [--json]
-    nqueens-kit count --from-cnf FILE [--n N] [--json]
+    nqueens-kit count --from-cnf FILE [--n N] [--require-certificate] [--json]
     nqueens-kit cnf N [--encoding NAME] [--place R,C ...] [--break-symmetry] [-o FILE]
     nqueens-kit decode SOLVER_OUTPUT --n N [--json]
     nqueens-kit verify BOARD_FILE [--n N] [--place R,C ...] [--json]
@@ -17,23 +17,27 @@
     nqueens-kit trace ... | bnb ... | bench ... | frontier ... | plot ... | report ...
 
 This module is the command itself; :mod:`nqueens_kit.cli` is its light entry point (``run``), which
-answers Ctrl-C while this module and the kit load.  The subcommands live in :mod:`.solve`, :mod:`.inside`
-and :mod:`.bench`; what they share (exit statuses, the method options built from the registry, reporting)
-in :mod:`.common`.
+answers Ctrl-C while this module and the kit load.  The console script's command starts a watchdog first
+(:mod:`.startup`): a stop signal ends the command within a second however the work under way takes it, and
+``--time-limit`` of ``solve`` and ``count`` bounds the whole command, counted from the process's start.
+The subcommands live in :mod:`.solve`, :mod:`.inside` and :mod:`.bench`; what they share (exit statuses, the
+method options built from the registry, reporting) in :mod:`.common`.
 
 Exit status: 0 solved (or counted, or written), 1 infeasible, an invalid board or a solver that failed or
 gave a wrong answer, 2 bad input (one line on stderr saying what is wrong and what is valid; with
 ``--json`` also an error object on stdout), 3 no answer (the time or memory limit was reached, or the solver
-itself stopped without one: ``s UNKNOWN``), 70 a bug in nqueens-kit (the traceback and a line saying so), 130
-interrupted (143 terminated, 129 hung up).
+itself stopped without one: ``s UNKNOWN``), 4 a count not certified (its end rests on the solver's word),
+70 a bug in nqueens-kit (the traceback and a line saying so), 130 interrupted (143 terminated, 129 hung up).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import signal
 import sys
+import time
 from collections.abc import Sequence
 from types import FrameType
 from typing import NoReturn
@@ -41,7 +45,7 @@ from typing import NoReturn
 from .. import __version__
 from ..errors import InputError, KitBug, NQueensError, SolverError
 from .common import EXIT_BUG, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, EXIT_TIMEOUT, PROG, Parser, print_json
-from .startup import end, silence_stdout, startup_interrupt
+from .startup import DeadlinePassed, end, process_started, silence_stdout, startup_interrupt, watch, watchdog
 
 #: The modules of the subcommands (under :mod:`nqueens_kit.cli`) and their commands, in the order ``--help``
 #: lists them; each module has ``COMMANDS``, name -> (help, the function that adds its options).  A command
@@ -51,6 +55,10 @@ COMMAND_MODULES = {
     "bench": ("bench", "frontier", "plot", "report"),
     "inside": ("trace", "bnb"),
 }
+
+
+#: The commands whose --time-limit bounds the whole command, counted from its start.
+TIMED = ("solve", "count")
 
 
 class Interrupted(KeyboardInterrupt):
@@ -68,7 +76,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     without options, so ``--help`` and the error for a misspelt command name them all)."""
     parser = Parser(prog=PROG, description="N-queens as SAT, ILP, CP and search: solve, count, encode, measure.",
                     epilog="Exit status: 0 solved, 1 infeasible or a solver failed, 2 bad input, 3 no answer (a "
-                           "time or memory limit, or the solver's own unknown), 70 a bug in nqueens-kit.")
+                           "time or memory limit, or the solver's own unknown), 4 a count not certified, 70 a bug in "
+                           "nqueens-kit.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     known = any(command in names for names in COMMAND_MODULES.values())
@@ -94,16 +103,108 @@ def _wants_json(argv: Sequence[str]) -> bool:
     return "--json" in argv
 
 
+def _in_finaliser(frame: FrameType | None) -> bool:
+    """Whether ``frame`` runs inside a ``__del__``, where an exception is printed as "ignored" and lost."""
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
+
+
 def _raise_interrupted(signum: int, frame: FrameType | None) -> None:
+    guard = watchdog()
+    if guard is not None:
+        if not guard.signalled(signum) and not guard.redelivered():
+            return  # a second stop signal while the first is handled: the watchdog ends the command if need be
+        if _in_finaliser(frame):  # raised here it would be lost (llvmlite's finalisers while numba compiles)
+            guard.redeliver(signum)
+            return
     name = {signal.SIGTERM: "terminated", getattr(signal, "SIGHUP", -1): "hung up"}.get(signum, "interrupted")
     raise Interrupted(128 + signum, name)
 
 
+def _unraisable(hook: sys.UnraisableHookArgs) -> None:
+    """A stop raised where Python cannot raise it (a finaliser, such as llvmlite's ``__del__`` while numba
+    compiles, ends with it "ignored"): raised again, silently, at the next line the main thread runs."""
+    guard = watchdog()
+    if guard is not None and isinstance(hook.exc_value, KeyboardInterrupt):
+        if isinstance(hook.exc_value, DeadlinePassed):
+            guard.redeliver(getattr(signal, "SIGALRM", signal.SIGINT))
+            return
+        if guard.stop is not None:
+            guard.redeliver(guard.stop[0])
+            return
+    sys.__unraisablehook__(hook)
+
+
+def _raise_deadline(signum: int, frame: FrameType | None) -> None:
+    """The watchdog's signal that the command's deadline passed while the command was still at work itself."""
+    guard = watchdog()
+    if guard is not None and guard.deadline_passed():
+        guard.redelivered()
+        if _in_finaliser(frame):
+            guard.redeliver(signum)
+            return
+        raise DeadlinePassed(guard.timeout_text())
+
+
 def _ctrl_c_raises() -> None:
     """From here on Ctrl-C raises KeyboardInterrupt, which :func:`main` turns into exit status 130 after
-    stopping children (during start-up it ended the process at once: :func:`nqueens_kit.cli.run`)."""
+    stopping children (during start-up it ended the process at once: :func:`nqueens_kit.cli.run`); with the
+    command's watchdog, the handler tells it too."""
     if signal.getsignal(signal.SIGINT) is startup_interrupt:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGINT, _raise_interrupted if watchdog() is not None else signal.default_int_handler)
+
+
+def _given_limit(argv: Sequence[str]) -> float | None:
+    """The ``--time-limit`` in ``argv`` (or an abbreviation argparse takes), read before the parser and the
+    kit are loaded; None when there is none or it is not valid (the parser then says so)."""
+    for at, word in enumerate(argv):
+        if word == "--":
+            break
+        name, equals, value = word.partition("=")
+        if len(name) >= 6 and "--time-limit".startswith(name):
+            from ..runtime.limits import check_time_limit
+
+            try:
+                return check_time_limit(value if equals else argv[at + 1] if at + 1 < len(argv) else None)
+            except InputError:
+                return None
+    return None
+
+
+def _stage(name: str) -> None:
+    """A stage line (``NQUEENS_KIT_READY=1``: :func:`nqueens_kit.runtime.limits.stage`)."""
+    if os.environ.get("NQUEENS_KIT_READY", "") not in ("", "0"):
+        from ..runtime.limits import stage
+
+        stage(name)
+
+
+class _Deadline:
+    """The command's deadline (its start plus ``--time-limit``), set for the command's run and restored after."""
+
+    def __init__(self, begun: float) -> None:
+        self.begun, self.set = begun, False
+        self.before: float | None = None
+
+    def start(self, limit: float | None) -> None:
+        if limit is None or self.set:
+            return
+        from ..runtime.limits import set_deadline
+
+        self.before, self.set = set_deadline(self.begun + limit), True
+        guard = watchdog()
+        if guard is not None:
+            guard.set_deadline(self.begun + limit, limit)
+
+    def restore(self) -> None:
+        if self.set:
+            from ..runtime.limits import set_deadline
+
+            set_deadline(self.before)
+            self.set = False
 
 
 def _install_signal_handlers() -> None:
@@ -139,11 +240,27 @@ def _bug(exc: BaseException, argv: Sequence[str]) -> int:
                  f"{' '.join(str(exc).split())[:200]}); please report it with the traceback above", argv, EXIT_BUG)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, started: float | None = None, watched: bool = False) -> int:
+    """Run the command ``argv`` (default: this process's arguments) and return its exit status.
+
+    ``started`` (a :func:`time.monotonic` time; default: now) is when the command began: ``--time-limit``
+    counts from there.  ``watched`` starts the command's watchdog (:mod:`.startup`), which may end the
+    process itself: for the console script only."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    command = _command_in(argv)
+    deadline = _Deadline(time.monotonic() if started is None else started)
+    if watched and command not in COMMAND_MODULES["bench"] and watch(_wants_json(argv), command == "count"):
+        try:
+            signal.signal(getattr(signal, "SIGALRM", signal.SIGINT), _raise_deadline)
+        except (ValueError, OSError):  # not the main thread
+            pass
+        sys.unraisablehook = _unraisable
     try:
+        if command in TIMED:
+            deadline.start(_given_limit(argv))
         _ctrl_c_raises()
-        parser = build_parser(_command_in(argv))
+        _stage("started")
+        parser = build_parser(command)
         try:
             args = parser.parse_args(argv)
         except SystemExit as exc:  # --help or --version, already printed
@@ -151,33 +268,89 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "func", None):
             commands = ", ".join(sorted(_subcommands(parser)))
             raise InputError(f"give a command: {commands} (see {PROG} --help)")
+        if command in TIMED and getattr(args, "time_limit", None) is not None:
+            from ..runtime.limits import check_time_limit
+
+            deadline.start(check_time_limit(args.time_limit))
         _install_signal_handlers()
+        _stage("parsed")
         code = int(args.func(args))
         sys.stdout.flush()
         return code
-    except SolverError as exc:
-        return _fail(str(exc), argv, EXIT_NO)
-    except NQueensError as exc:
-        return _fail(str(exc), argv)
-    except Interrupted as stop:
-        print(f"{PROG}: {stop.why}", file=sys.stderr)
+    except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001  (each has its outcome: _outcome)
+        return _outcome(exc, argv)
+    finally:
+        deadline.restore()
+
+
+def _stop_behind(exc: BaseException) -> KeyboardInterrupt | None:
+    """The stop (Ctrl-C, a signal, the deadline) behind ``exc``: itself, or one it was raised while handling (a
+    library that met a KeyboardInterrupt in its own clean-up raises another error), or the stop signal the
+    watchdog saw; None when nothing stopped the command."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__context__ or cause.__cause__
+    guard = watchdog()
+    if guard is not None and guard.stop is not None:
+        signum = guard.stop[0]
+        return Interrupted(128 + signum, {15: "terminated", 1: "hung up"}.get(signum, "interrupted"))
+    return None
+
+
+def _outcome(exc: BaseException, argv: Sequence[str]) -> int:
+    """What the command says and its exit status when ``exc`` ended it."""
+    stop = _stop_behind(exc)
+    if isinstance(stop, DeadlinePassed):
+        return _late(str(stop), argv)
+    if isinstance(stop, Interrupted):
+        _said(f"{PROG}: {stop.why}")
         return stop.code
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
+    if stop is not None:
+        _said(f"{PROG}: interrupted")
         return EXIT_INTERRUPTED
-    except BrokenPipeError:
+    if isinstance(exc, SolverError):
+        return _fail(str(exc), argv, EXIT_NO)
+    if isinstance(exc, NQueensError):
+        return _fail(str(exc), argv)
+    if isinstance(exc, BrokenPipeError):
         silence_stdout()
         return EXIT_OK
-    except MemoryError:
+    if isinstance(exc, MemoryError):
         return _fail("ran out of memory; give a smaller problem (the kit refuses what it predicts will not fit in "
                      "--max-memory)", argv, EXIT_TIMEOUT)
-    except OSError as exc:
+    if isinstance(exc, OSError):
         silence_stdout()
         where = f" ({exc.filename})" if exc.filename else " (standard output)"
         print(f"{PROG}: error: cannot write the output{where}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_INPUT
-    except Exception as exc:  # noqa: BLE001  (anything else is the kit's fault: say so, with the traceback)
-        return _bug(exc, argv)
+    return _bug(exc, argv)  # anything else is the kit's fault: say so, with the traceback
+
+
+def _said(line: str) -> None:
+    """Print the command's last line on stderr; its watchdog then prints none of its own."""
+    guard = watchdog()
+    if guard is not None:
+        guard.said()
+    print(line, file=sys.stderr)
+
+
+def _late(text: str, argv: Sequence[str]) -> int:
+    """The deadline passed while the command was still at work itself: one line (with ``--json`` an object too),
+    exit status 3."""
+    _said(f"{PROG}: {text}")
+    if _wants_json(argv):
+        data: dict[str, object] = {"status": "timeout", "message": text, "exit": EXIT_TIMEOUT}
+        if _command_in(argv) == "count":
+            data.update(count=0, complete=False)
+        try:
+            print_json(data)
+        except OSError:
+            pass
+    return EXIT_TIMEOUT
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> list[str]:
@@ -188,8 +361,8 @@ def _subcommands(parser: argparse.ArgumentParser) -> list[str]:
 
 
 def run() -> NoReturn:
-    """Console-script entry point."""
-    end(main())
+    """Console-script entry point: the command, timed from the process's start, with its watchdog."""
+    end(main(started=process_started(), watched=True))
 
 
 __all__ = ["EXIT_NO", "EXIT_OK", "build_parser", "main", "run"]

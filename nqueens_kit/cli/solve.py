@@ -43,6 +43,12 @@ if TYPE_CHECKING:
 
 #: A count expected to take longer than this many seconds says so before it starts.
 WARN_SECONDS = 10.0
+#: The exit status of a complete count that is not certified: its total rests on the solver's word (the book's
+#: page "Outcomes and exit statuses" has it; 0 is kept for certified counts).
+EXIT_UNCERTIFIED = 4
+#: How a complete count of n-queens is known when it is certified: checked by something other than the solver
+#: that counted (values of :class:`~nqueens_kit.problem.results.KnownBy`).
+CERTIFIED_BY = ("checked proof", "published count", "backtracking")
 
 
 def _place_and_json(p: argparse.ArgumentParser) -> None:
@@ -66,6 +72,8 @@ def _solve_options(p: argparse.ArgumentParser) -> None:
                         "(text) and check it with an independent checker")
     p.add_argument("--checker", default=None, choices=["auto", "drup", "dratify"],
                    help="proof checker for --proof (default: drup, else dratify)")
+    p.epilog = ("--method backtrack finds a first board in seconds up to n = 35; beyond, with no --time-limit, "
+                "it says so and stops after 60 s")
     p.set_defaults(func=cmd_solve)
 
 
@@ -81,7 +89,15 @@ def _count_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--from-cnf", metavar="FILE", help="count the boards of a DIMACS file (projected onto 1..n²)")
     p.add_argument("--n", dest="cnf_n", metavar="N",
                    help="board size of --from-cnf (read from the file's header when the kit wrote it)")
+    p.add_argument("--require-certificate", action="store_true",
+                   help="make a count whose total rests on the solver's word an error (one line) instead of a "
+                        f"count with exit status {EXIT_UNCERTIFIED}; --from-cnf is certified by solvers that write "
+                        "proofs")
     _place_and_json(p)
+    p.epilog = ("A complete count exits 0 when it is certified (checked against the published count or backtracking; "
+                "--from-cnf: every model checked and a checked proof that there are no others), "
+                f"{EXIT_UNCERTIFIED} when its total rests on the solver's word, 3 when a limit stopped it (a lower "
+                "bound).")
     p.set_defaults(func=cmd_count)
 
 
@@ -182,6 +198,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
     check_board_file(args.board_file)  # a path that cannot be written is refused before the solve, not after
     if args.proof is not None:
         return _solve_with_proof(args, chosen, problem, limit)
+    default_limit = getattr(chosen, "solve_limit", None)  # a method whose search may not end (backtracking)
+    if default_limit is not None:  # gets a limit where it cannot be expected to finish, and says so
+        limit, warning = default_limit(problem, limit)
+        if warning:
+            print(f"{PROG}: {warning}", file=sys.stderr)
     result = solve(problem, chosen, variant(args, chosen), args.solver, time_limit=limit, settings=args.settings,
                    isolated=_isolated(chosen), max_memory=args.max_memory)
     return report_solve(result, args.json, chosen.describe(_choice_of(result, chosen)), args.board_file)
@@ -217,14 +238,35 @@ def _solve_with_proof(args: argparse.Namespace, chosen: Method, problem: Problem
 # --------------------------------------------------------------------------------------------- count
 
 
-def report_count(result: CountResult, as_json: bool, how: str, extra: dict[str, JSON] | None = None) -> int:
+def count_certified(result: CountResult) -> bool:
+    """Whether a count is complete and certified: a formula's count (``count --from-cnf``) when its models were
+    checked and a checked proof says there are no others (``extra["certified"]``), a count of n-queens when its
+    total was checked against the published count or backtracking (:data:`CERTIFIED_BY`)."""
+    from ..problem.results import Status
+
+    if result.status != Status.SOLVED:
+        return False
+    if "certified" in result.extra:
+        return result.extra["certified"] is True
+    return result.known_by in CERTIFIED_BY
+
+
+def report_count(result: CountResult, as_json: bool, how: str, extra: dict[str, JSON] | None = None,
+                 require_certificate: bool = False) -> int:
+    """Print a count (text or JSON) and return its exit status: 0 complete and certified, :data:`EXIT_UNCERTIFIED`
+    complete but resting on the solver's word (with ``require_certificate``, a one-line error instead), 3 a
+    lower bound."""
     from ..problem.board import Problem
     from ..problem.results import KNOWN_BY, Status
 
-    code = EXIT_OK if result.status == Status.SOLVED else EXIT_TIMEOUT
+    certified = count_certified(result)
+    code = EXIT_TIMEOUT if result.status != Status.SOLVED else EXIT_OK if certified else EXIT_UNCERTIFIED
+    if require_certificate and code == EXIT_UNCERTIFIED:
+        return _uncertified_error(result, as_json)
     if as_json:
         data = result.to_dict()
         data.update(extra or {})
+        data["certified"] = certified
         print_json(data)
         return code
     what = Problem(result.n, result.preplaced, result.blocked).describe() if result.n else "the formula"
@@ -241,8 +283,35 @@ def report_count(result: CountResult, as_json: bool, how: str, extra: dict[str, 
     if result.known_by in KNOWN_BY:  # a count of n-queens, checked against the published count or backtracking
         print(f"the total is checked against: {result.known_by}")
     elif result.known_by:  # a formula's count (count --from-cnf): how its models were checked
-        print(f"known by: {result.known_by}")
+        print(result.known_by if certified else f"known by: {result.known_by}")
+    if code == EXIT_UNCERTIFIED:
+        print(f"NOT CERTIFIED: {_uncertified_why(result)} (exit status {EXIT_UNCERTIFIED})")
     return code
+
+
+def _uncertified_why(result: CountResult) -> str:
+    """What an uncertified count rests on, and what would certify it."""
+    from ..methods.sat.certificate import proof_writers
+
+    if "certified" not in result.extra:  # a count of n-queens
+        if result.known_by is None:
+            return "nothing checks this total; it rests on the counter's word"
+        return "the total rests on the solver's word (too large to check by backtracking)"
+    writers = proof_writers()
+    hint = (f"a solver that writes proofs certifies it: --solver {writers[0]} (or {', '.join(writers[1:4])})"
+            if len(writers) > 1 else f"a solver that writes proofs certifies it: --solver {writers[0]}" if writers
+            else "no installed solver writes proofs")
+    return f"that there are no models beyond these rests on {result.solver or 'the solver'}'s word; {hint}"
+
+
+def _uncertified_error(result: CountResult, as_json: bool) -> int:
+    """``--require-certificate`` and a count that is not certified: one line on stderr (and with ``--json`` an
+    error object), exit status :data:`EXIT_UNCERTIFIED`."""
+    message = (f"--require-certificate: the count of {result.count:,} is not certified: {_uncertified_why(result)}")
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    if as_json:
+        print_json({"status": "error", "error": message, "exit": EXIT_UNCERTIFIED, "certified": False})
+    return EXIT_UNCERTIFIED
 
 
 class _Progress:
@@ -314,7 +383,7 @@ def cmd_count(args: argparse.Namespace) -> int:
                        max_memory=args.max_memory)
     finally:
         bar.close()
-    return report_count(result, args.json, chosen.describe(choice))
+    return report_count(result, args.json, chosen.describe(choice), require_certificate=args.require_certificate)
 
 
 def _count_from_cnf(args: argparse.Namespace, limit: float | None) -> int:
@@ -331,12 +400,36 @@ def _count_from_cnf(args: argparse.Namespace, limit: float | None) -> int:
     if args.fundamental and args.break_symmetry:
         raise InputError("with --break-symmetry every board counted is fundamental; drop --fundamental")
     n = parse_n(args.cnf_n, what="--n") if args.cnf_n is not None else None
+    if args.require_certificate:
+        _refuse_uncertifiable(args.solver)
     result, invalid = count_formula(args.from_cnf, None, n, args.solver, fundamental=args.fundamental,
                                     break_symmetry=args.break_symmetry, time_limit=limit, max_memory=args.max_memory)
     if invalid:
         result.note = f"warning: {invalid} of the {result.count} boards are not valid {result.n}-queens solutions"
     return report_count(result, args.json, f"SAT, {result.solver}",
-                        {"file": str(args.from_cnf), "invalid_boards": invalid, **result.extra})
+                        {"file": str(args.from_cnf), "invalid_boards": invalid, **result.extra},
+                        require_certificate=args.require_certificate)
+
+
+def _refuse_uncertifiable(solver: str | None) -> None:
+    """``count --from-cnf --require-certificate`` with a solver that writes no proofs (or no proof checker
+    installed): refused in one line before the count, naming the solvers that write proofs."""
+    from ..errors import SolverNotAvailable
+    from ..methods.sat.certificate import CHECKER_HINT, checker_name, proof_writers
+    from ..methods.sat.formula import counting_solver
+
+    backend = counting_solver(solver)
+    if not backend.capabilities.proofs:
+        writers = proof_writers()
+        able = (f"solvers that do: {', '.join(writers)}" if writers else
+                'none installed does: pip install "nqueens-kit[pysat]" or sudo apt-get install cadical')
+        raise InputError(f"--require-certificate: {backend.name} writes no proofs, so its count of --from-cnf "
+                         f"cannot be certified; {able}")
+    try:
+        checker_name()
+    except SolverNotAvailable:
+        raise InputError(f"--require-certificate: no proof checker is installed to check the proof; {CHECKER_HINT}") \
+            from None
 
 
 # ------------------------------------------------------------------------------------- files and lists
@@ -345,12 +438,14 @@ def _count_from_cnf(args: argparse.Namespace, limit: float | None) -> int:
 def cmd_cnf(args: argparse.Namespace) -> int:
     from ..methods.sat.cnf import build_cnf, cnf_size, dimacs_text, write_dimacs
     from ..methods.sat.encodings import DEFAULT_ENCODING, ENCODINGS
-    from ..runtime.limits import DIMACS_BYTES_PER_LITERAL, check_size, human_bytes
+    from ..runtime.limits import DIMACS_BYTES_PER_LITERAL, check_room, check_size, human_bytes
 
     problem = problem_from(args.n, args.place, args.break_symmetry)
     size = cnf_size(problem, args.encoding if args.encoding in ENCODINGS else DEFAULT_ENCODING)
-    check_size(size, f"the {args.encoding} CNF of {problem.n}-queens",
-               "use a helper-variable encoding (--encoding sequential) or a smaller n", args.max_memory)
+    what, advice = (f"the {args.encoding} CNF of {problem.n}-queens",
+                    "use a helper-variable encoding (--encoding sequential) or a smaller n")
+    check_size(size, what, advice, args.max_memory)
+    check_room(size, what, advice)  # ulimit -v, a cgroup: what no --max-memory raises
     cnf = build_cnf(problem, args.encoding)
     if args.output is not None:
         path = write_dimacs(cnf, args.output, comments=not args.no_comments)
@@ -428,11 +523,11 @@ def cmd_decode(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     """Read a board file and check it with :func:`~nqueens_kit.problem.board.verify` (numpy on its columns, so
     a board of millions of queens takes a fraction of a second): exit 0 valid, 1 not (with what is wrong)."""
-    from ..problem.board import violations
+    from ..problem.board import parse_n, violations
 
-    board = read_board_file(args.board)
-    n = len(board) if args.verify_n is None else None
-    problem = problem_from(str(n) if n is not None else args.verify_n, args.place)
+    given = None if args.verify_n is None else parse_n(args.verify_n, what="--n")
+    board = read_board_file(args.board, given)  # a board larger than --n is refused before it is read whole
+    problem = problem_from(str(len(board) if given is None else given), args.place)
     problems = violations(problem.n, board, problem.preplaced)
     shown = problems[:10]
     if args.json:
@@ -449,14 +544,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def cmd_lp(args: argparse.Namespace) -> int:
     from ..methods.ilp.formulations import get_formulation
-    from ..methods.ilp.model import export_model
-    from ..runtime.limits import check_size
+    from ..methods.ilp.model import export_model, export_size
+    from ..runtime.limits import check_room, check_size
 
     problem = problem_from(args.n, args.place)
     form = get_formulation(args.formulation)
-    check_size(form.size(problem), f"the {form.name} ILP model of {problem.n}-queens", "use a smaller n",
-               args.max_memory)
-    path = export_model(problem, form, args.output)
+    size, what = export_size(problem, form, args.output), f"the {form.name} ILP model of {problem.n}-queens"
+    check_size(size, what, "use a smaller n", args.max_memory)
+    check_room(size, what, "use a smaller n")  # ulimit -v, a cgroup: what no --max-memory raises
+    path = export_model(problem, form, args.output, args.max_memory)
     print(f"wrote {path} ({problem.describe()}, {form.name} formulation)", file=sys.stderr)
     return EXIT_OK
 

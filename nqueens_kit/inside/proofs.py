@@ -12,8 +12,10 @@ proof is called depends on its lemmas, which only a check can tell (:attr:`Proof
 - :func:`prove`: solve a formula with a solver that writes proofs (CaDiCaL or Glucose through python-sat,
   or the ``cadical`` / ``kissat`` executables) and return its :class:`Proof`, or None when satisfiable.
 - :func:`check`: check a proof against the formula with an independent checker: ``drup`` (extracted from
-  code verified in Why3) or ``dratify`` (pure Python); ``auto`` takes the first installed.  The verdict
-  says which proof system the lemmas needed: DRUP (every lemma RUP) or DRAT (some lemma RAT).
+  code verified in Why3) or ``dratify`` (pure Python); ``auto`` takes the first installed (the checkers
+  themselves are reached through :mod:`nqueens_kit.methods.sat.certificate`, which certifies the end of a
+  count with them too).  The verdict says which proof system the lemmas needed: DRUP (every lemma RUP) or
+  DRAT (some lemma RAT).
 - :func:`rup_only`: whether every lemma follows by unit propagation alone (the kit's own replay).
 - :func:`replay`: what unit propagation does for each lemma (the cells it sets, the clause that fails),
   for drawing the proof on the board.
@@ -37,12 +39,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypedDict
 
 from ..errors import InputError, SolverError, SolverNotAvailable
+from ..methods.sat.certificate import CHECKER_HINT as CHECKER_HINT  # the checkers live with the count's certificate
+from ..methods.sat.certificate import CHECKERS as CHECKERS
+from ..methods.sat.certificate import check_clausal, checker_name
 from ..methods.sat.cnf import CNF, build_cnf
 from ..methods.sat.encodings import get_encoding
 from ..problem.board import Cell, Problem, verify
 from ..problem.results import Answer, KnownBy, SolveResult, Status
 from ..runtime import isolate
-from ..runtime.browser import IN_BROWSER, importable, needs
 from ..runtime.files import output_path, write_whole
 from ..runtime.limits import check_time_limit
 from ..solvers import get_solver
@@ -53,9 +57,6 @@ if TYPE_CHECKING:
 
 #: Solvers that write proofs, in the order ``auto`` tries them.
 PROOF_SOLVERS = ("pysat-cadical", "pysat-glucose", "cadical", "kissat")
-#: Independent checkers, in the order ``auto`` tries them.
-CHECKERS = ("drup", "dratify")
-CHECKER_HINT = "pip install drup (or dratify)"
 
 
 def proof_literals(line: str, solver: str) -> tuple[int, ...]:
@@ -155,51 +156,18 @@ def prove(cnf: CNF, solver: str | None = None, deadline: float | None = None) ->
     return Proof(lines, chosen.name)
 
 
-def _checker(name: str) -> str:
-    if name == "auto":
-        found = next((c for c in CHECKERS if importable(c)), None)
-        if found is None and IN_BROWSER:  # both checkers are compiled: no WebAssembly build
-            raise SolverNotAvailable(needs("a proof checker (drup or dratify)", "checking a proof"))
-        if found is None:
-            raise SolverNotAvailable(f"no proof checker is installed; {CHECKER_HINT}")
-        return found
-    if name not in CHECKERS:
-        raise InputError(f"unknown proof checker {name!r}; valid: auto, {', '.join(CHECKERS)}")
-    if not importable(name):
-        raise SolverNotAvailable(f"the {name} proof checker is not installed; pip install {name}")
-    return name
-
-
 def check(cnf: CNF, proof: Proof | str, checker: str = "auto") -> ProofCheck:
     """Check ``proof`` (a :class:`Proof` or proof text) against exactly the formula ``cnf``.  A checked
     :class:`Proof` gets its ``system`` (DRUP or DRAT) recorded when the lemmas could be classified: dratify
     counts its RAT steps; after drup (which accepts both kinds alike) the kit's own RUP replay decides, for
     proofs small enough (:data:`CLASSIFY_WORK`)."""
-    name = _checker(checker)
     given = proof if isinstance(proof, Proof) else Proof(proof.splitlines(), "text")
-    text = given.text()
-    formula = cnf.to_dimacs(comments=False)
-    if name == "drup":
-        import drup
-
-        try:
-            result = drup.check_proof_from_strings(formula, text)
-        except ValueError as exc:
-            return ProofCheck(False, "drup", f"the proof does not parse: {exc}")
-        ok = result.outcome == drup.Outcome.VALID
-        verdict = ProofCheck(ok, "drup", "" if ok else f"drup: {result.outcome.name.lower()}")
-        if ok and given.steps * sum(map(len, cnf.clauses)) <= CLASSIFY_WORK:
-            verdict.system = "DRUP" if rup_only(cnf, given) else "DRAT"
-    else:
-        import dratify
-
-        try:
-            found = dratify.check_proof(dratify.parse_dimacs(formula), text)
-        except (ValueError, TypeError) as exc:
-            return ProofCheck(False, "dratify", f"the proof does not parse: {exc}")
-        verdict = ProofCheck(bool(found.ok), "dratify", "" if found.ok else str(found.reason))
-        if found.ok:
-            verdict.system = "DRAT" if found.rat_steps else "DRUP"
+    found = check_clausal(cnf.to_dimacs(comments=False), given.text(), checker)
+    verdict = ProofCheck(found.checked, found.checker, found.detail)
+    if found.checked and found.rat_steps is not None:
+        verdict.system = "DRAT" if found.rat_steps else "DRUP"
+    elif found.checked and given.steps * sum(map(len, cnf.clauses)) <= CLASSIFY_WORK:
+        verdict.system = "DRUP" if rup_only(cnf, given) else "DRAT"
     if isinstance(proof, Proof) and verdict.system is not None:
         proof.system = verdict.system
     return verdict
@@ -296,7 +264,7 @@ def _prove_job(problem: Problem, encoding: str, solver: str | None, checker: str
     built = time.perf_counter() - start
     deadline = time.monotonic() + time_limit if time_limit is not None else None
     chosen = _proof_solver(solver)
-    _checker(checker)  # refuse before solving when no checker is installed
+    checker_name(checker)  # refuse before solving when no checker is installed
     outcome, lines = chosen.prove(cnf.clauses, cnf.num_vars, deadline)
     solved = time.perf_counter() - start - built
     data: ProofJob = {"status": outcome.status, "model": outcome.model, "solver": chosen.name,

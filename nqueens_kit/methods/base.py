@@ -50,7 +50,7 @@ from ..problem.board import Board, Problem, canonical, shown, violations
 from ..problem.results import CountResult, Options, SolveResult, Status
 from ..problem.results import infeasible_message as infeasible_message  # where the methods import it
 from ..runtime import isolate
-from ..runtime.limits import Size, check_size
+from ..runtime.limits import Size, check_room, check_size
 from ..solvers.base import Solver, wrong_method
 
 
@@ -400,8 +400,9 @@ class Method(ABC):
 
     def check_size(self, problem: Problem, choice: Choice, max_memory: object = None) -> None:
         what = f"the {choice.variant} {self.model_word}" if choice.variant else f"the {self.model_word}"
-        check_size(self.size(problem, choice), f"{what} of {problem.n}-queens", self.size_advice(problem, choice),
-                   max_memory)
+        size, advice = self.size(problem, choice), self.size_advice(problem, choice)
+        check_size(size, f"{what} of {problem.n}-queens", advice, max_memory)
+        check_room(size, f"{what} of {problem.n}-queens", advice)  # ulimit -v, a cgroup: no --max-memory raises
 
     #: What the method builds, for the size guard's messages.
     model_word: ClassVar[str] = "model"

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import errors
+from . import limits
 from .limits import over_limit, processor_seconds
 
 # ChildRun, Ended and reporting live in .run (the browser's run_here answers with them too); importers
@@ -67,6 +68,12 @@ if TYPE_CHECKING:
 #: Extra seconds after the deadline before the child is killed, so a solver that honours the limit itself
 #: can still hand back its answer ("stopped on time") instead of being cut off.
 GRACE_SECONDS = 0.4
+#: The grace a job gets past the command's own deadline (the command line's --time-limit): only for the stop.
+COMMAND_GRACE = 0.1
+#: The extra grace of a job inside a job that is bound only by its parent's deadline: the code waiting for it
+#: stops it at that deadline and keeps what it reported; the kill comes this much later (within the parent's
+#: own grace, which ends the whole child anyway).
+INHERITED_GRACE = 1.0
 #: How long a fresh interpreter may take to start and import its job before the run is an error.
 STARTUP_SECONDS = 120.0
 #: Lines of the child's own output kept for an error message.
@@ -108,12 +115,14 @@ class Connection:
         return b"".join(chunks)
 
     def poll(self, timeout: float | None = None) -> bool:
-        """Whether a message (or the end of the pipe) can be read within ``timeout`` seconds (None: wait)."""
+        """Whether a message (or the end of the pipe) can be read within ``timeout`` seconds (None: wait; a wait
+        longer than :data:`~.limits.LONGEST_WAIT` ends then, with False)."""
+        timeout = limits.short_wait(timeout)  # poll takes milliseconds as a C int: a long wait is cut short
         if not hasattr(select, "poll"):
             return bool(select.select([self.fd], [], [], timeout)[0])
         watch = select.poll()
         watch.register(self.fd, select.POLLIN)
-        return bool(watch.poll(None if timeout is None else math.ceil(max(0.0, timeout) * 1000)))
+        return bool(watch.poll(None if timeout is None else math.ceil(timeout * 1000)))
 
     def close(self) -> None:
         if self.fd >= 0:
@@ -191,10 +200,13 @@ def _error_record(exc: BaseException) -> tuple[str | None, ...]:
 
 
 def _child_main(conn: Connection, fn: Callable[..., object], args: tuple[object, ...], scratch: str,
-                memory_limit: int | None, auto_ready: bool) -> None:
-    """Run the job and send its outcome; the caller exits the process right after."""
+                memory_limit: int | None, auto_ready: bool, deadline: float | None = None) -> None:
+    """Run the job and send its outcome; the caller exits the process right after.  ``deadline`` (a
+    :func:`time.monotonic` time) is when the parent stops the job: :func:`~.limits.deadline` here."""
     global _channel, _ready_sent
     _channel, _ready_sent = conn, False
+    limits.set_deadline(deadline)
+    limits.stage("running")
     os.environ["TMPDIR"] = os.environ["TEMP"] = os.environ["TMP"] = scratch
     loaded: Any = sys.modules.get("tempfile")  # once imported it keeps its folder: point it here too
     if loaded is not None:
@@ -321,12 +333,13 @@ def _fresh_main() -> None:
     become_subreaper()
     conn = Connection(int(sys.argv[1]), readable=False)
     try:
-        fn, args, scratch, memory_limit, auto_ready = _loads(sys.stdin.buffer.read())
+        fn, args, scratch, memory_limit, auto_ready, deadline = _loads(sys.stdin.buffer.read())
     except BaseException as exc:  # e.g. a job defined in a script's __main__, which a new interpreter lacks
         conn.send(_error_record(exc) + (None,))
         os._exit(1)
+    limits.keep_stage_output()
     _redirect_output(scratch)
-    _child_main(conn, fn, args, scratch, memory_limit, auto_ready)
+    _child_main(conn, fn, args, scratch, memory_limit, auto_ready, deadline)
     conn.close()
     sys.stdout.flush()
     os._exit(0)
@@ -360,26 +373,71 @@ def run_in_child(fn: Callable[..., object], args: tuple[object, ...] = (), *, ti
     second; when it returns True the child is stopped and the run ends as ``timeout`` (a Stop button).
     ``watch_memory`` samples the resident memory of the child and every process below it (solver
     executables included) about twenty times a second into ``tree_peak_rss_mb`` (Linux).
-    Ctrl-C (KeyboardInterrupt) in the caller stops the child and its solvers, then propagates.
+    Ctrl-C (KeyboardInterrupt) in the caller stops the child and its solvers, then propagates.  Where the
+    command has a deadline (:func:`~.limits.deadline`: the command line's ``--time-limit``, counted from the
+    command's start), the job ends by it too, with a grace of :data:`COMMAND_GRACE` only; the child reads
+    the earlier of the two as its own :func:`~.limits.deadline`.
     """
     if _IN_BROWSER:  # Pyodide has no child processes: the job runs here (limits: solvers that stop themselves)
         from .browser import run_here
 
         return run_here(fn, args, time_limit, on_message)
     fresh = fresh or not can_fork()
+    # the job ends by the command's deadline too (limits.deadline: the command line's --time-limit counts from
+    # the command's start); with clock_from_ready its own limit counts from a time not known yet
+    job_deadline = limits.until_deadline(None if clock_from_ready else time_limit, time.monotonic())
     scratch = _scratch_folder()
+    _scratch_folders.add(scratch)
     process: _Child | None = None
     try:
         held = None if fresh else _hold_stop_signals()
         try:
-            process = _Child.start(fn, args, scratch, fresh, memory_limit, auto_ready)
+            process = _Child.start(fn, args, scratch, fresh, memory_limit, auto_ready, job_deadline)
+            _children[process.pid] = process
         finally:  # a stop signal that came meanwhile is raised here, with the child known (and stopped below)
             _release_stop_signals(held)
+        limits.stage("job")
         return process.wait(time_limit, clock_from_ready, on_message, grace, stop, watch_memory)
     finally:
         if process is not None:
             process.kill()
+            _children.pop(process.pid, None)
         _remove_folder(scratch)
+        _scratch_folders.discard(scratch)
+
+
+#: The children of :func:`run_in_child` now running, by pid, and their folders: what :func:`stop_everything`
+#: stops and removes when the command must end at once.
+_children: dict[int, _Child] = {}
+_scratch_folders: set[str] = set()
+#: The executables of :func:`run_executable` now running (their pids: each leads its own process group).
+_executables: set[int] = set()
+#: How many waits for a job began in this process (the command's watchdog leaves a command that waits or
+#: waited for a job to end by the deadline itself), and the last progress message of a job (a count's running
+#: total).
+jobs_waited = [0]
+last_progress: list[Any] = [None]
+
+
+def stop_everything() -> None:
+    """Kill every child process this module started and still runs (each with every process below it) and
+    remove their folders: what a command that must end at once (its watchdog) does instead of waiting for
+    the usual stop.  Safe to call from any thread."""
+    for pid in list(_executables):
+        _send_group(pid)
+        _send(pid, signal.SIGKILL)
+    for child in list(_children.values()):
+        try:
+            _kill_tree(child.pid)  # the child stopped first: its orphans still come to it, and are found
+        except Exception:  # noqa: BLE001  (the table unreadable: the group is killed below all the same)
+            pass
+        _send(child.pid, signal.SIGKILL)
+        try:
+            os.killpg(child.pid, signal.SIGKILL)
+        except OSError:
+            pass
+    for folder in list(_scratch_folders):
+        _remove_folder(folder)
 
 
 def _remove_folder(folder: str) -> None:
@@ -428,6 +486,8 @@ def _scratch_folder() -> str:
 
 #: The signals that stop the command (cli.main raises on each; SIGINT is Ctrl-C).
 _STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+#: The signal the command's watchdog stops its main thread with when the deadline passes (cli.startup).
+_ALARM = getattr(signal, "SIGALRM", signal.SIGINT)
 
 
 def _hold_stop_signals() -> set[int | signal.Signals] | None:
@@ -439,7 +499,7 @@ def _hold_stop_signals() -> set[int | signal.Signals] | None:
     waits until :func:`_release_stop_signals`, where its handler raises in ordinary code."""
     if not hasattr(signal, "pthread_sigmask"):
         return None
-    return signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    return signal.pthread_sigmask(signal.SIG_BLOCK, {*_STOP_SIGNALS, _ALARM})
 
 
 def _release_stop_signals(held: set[int | signal.Signals] | None) -> None:
@@ -461,12 +521,12 @@ class _Child:
 
     @classmethod
     def start(cls, fn: Callable[..., object], args: tuple[object, ...], scratch: str, fresh: bool,
-              memory_limit: int | None, auto_ready: bool) -> _Child:
+              memory_limit: int | None, auto_ready: bool, deadline: float | None = None) -> _Child:
         read_fd, write_fd = os.pipe()
         if fresh:
             import subprocess
 
-            job = _dumps((fn, args, scratch, memory_limit, auto_ready))
+            job = _dumps((fn, args, scratch, memory_limit, auto_ready, deadline))
             env = dict(os.environ, TMPDIR=scratch, TEMP=scratch, TMP=scratch, PYTHONUNBUFFERED="1")
             for name in SINGLE_THREAD_ENV:  # numerical libraries' thread pools spin on other cores
                 env.setdefault(name, "1")
@@ -508,11 +568,14 @@ class _Child:
                 become_subreaper()
                 for sig in _STOP_SIGNALS:
                     signal.signal(sig, signal.SIG_DFL)
+                if callable(signal.getsignal(_ALARM)):  # the command's deadline handler is the parent's own
+                    signal.signal(_ALARM, signal.SIG_DFL)
                 if hasattr(signal, "pthread_sigmask"):  # held back by the parent while it forked
-                    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+                    signal.pthread_sigmask(signal.SIG_UNBLOCK, {*_STOP_SIGNALS, _ALARM})
+                limits.keep_stage_output()
                 _redirect_output(scratch)
                 conn = Connection(write_fd, readable=False)
-                _child_main(conn, fn, args, scratch, memory_limit, auto_ready)
+                _child_main(conn, fn, args, scratch, memory_limit, auto_ready, deadline)
                 conn.close()
             except BaseException:
                 code = 1
@@ -524,17 +587,37 @@ class _Child:
     def wait(self, time_limit: float | None, clock_from_ready: bool, on_message: Callable[[Any], None] | None,
              grace: float, stop: Callable[[], bool] | None, watch_memory: bool = False) -> ChildRun:
         run = ChildRun(Ended.FAILED)
+        clock = self.started
+        jobs_waited[0] += 1
+        last_progress[0] = None
+        return self._wait(run, clock, time_limit, clock_from_ready, on_message, grace, stop, watch_memory)
+
+    def _wait(self, run: ChildRun, clock: float, time_limit: float | None, clock_from_ready: bool,
+              on_message: Callable[[Any], None] | None, grace: float, stop: Callable[[], bool] | None,
+              watch_memory: bool) -> ChildRun:
         tree_peak = 0.0
         ready_at: float | None = None
         cpu_at_ready = 0.0
         cpu_at_answer: float | None = None
-        clock = self.started
+        # the command's deadline binds every job it waits for; a job's own child processes (a job inside a job)
+        # are stopped with it by the command, which is what ends them at the deadline
+        command_ends = None if in_child() else limits.deadline()
         while True:
             deadline: float | None
             if clock_from_ready and ready_at is None:
                 deadline = self.started + STARTUP_SECONDS
+                if command_ends is not None:
+                    deadline = min(deadline, command_ends + grace)
             else:
-                deadline = clock + time_limit + grace if time_limit is not None else None
+                ends = limits.until_deadline(time_limit, clock)
+                # past the command's deadline an answer is too late whatever it is: no grace to hand one back
+                binding = command_ends is not None and ends == command_ends
+                # a job inside a job, bound by its parent's deadline only: the code that waits for it in this
+                # process stops it first (and keeps what it reported: a count's lower bound); this end is the
+                # backstop, late enough not to race that stop
+                inherited = command_ends is None and ends is not None and ends == limits.deadline()
+                deadline = None if ends is None else ends + (min(grace, COMMAND_GRACE) if binding else
+                                                             grace + INHERITED_GRACE if inherited else grace)
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
             if stop is not None:
                 wait = 0.1 if wait is None else min(wait, 0.1)
@@ -550,11 +633,12 @@ class _Child:
                     run.status, run.error = Ended.TIMEOUT, "stopped"
                     break
                 if deadline is not None and time.monotonic() >= deadline:
-                    if clock_from_ready and ready_at is None:
+                    if clock_from_ready and ready_at is None and (command_ends is None
+                                                                  or time.monotonic() < command_ends + grace):
                         run.error = f"the child process did not start within {STARTUP_SECONDS:g} s"
                     else:
                         run.status = Ended.TIMEOUT
-                        run.error = f"no answer within the time limit of {time_limit:g} s"
+                        run.error = _limit_text(time_limit)
                     break
                 continue
             try:
@@ -572,15 +656,16 @@ class _Child:
                 if clock_from_ready:
                     clock = ready_at
             elif kind == "progress":
-                run.progress = message[1]
+                run.progress = last_progress[0] = message[1]
                 if on_message is not None:
                     on_message(message[1])
             elif kind == "ok":
                 run.status, run.value, run.peak_rss_mb = Ended.DONE, message[1], message[2]
                 cpu_at_answer = float(message[3]) if len(message) > 3 else None
                 self.alone = len(message) > 4 and message[4] is True
-                if over_limit(time.monotonic() - clock, time_limit):  # answered in the grace: still too late
-                    run.status, run.error = Ended.TIMEOUT, f"no answer within the time limit of {time_limit:g} s"
+                late = command_ends is not None and time.monotonic() > command_ends
+                if over_limit(time.monotonic() - clock, time_limit) or late:  # answered in the grace: too late
+                    run.status, run.error = Ended.TIMEOUT, _limit_text(time_limit)
                 break
             elif kind == "error":
                 _, run.error_type, run.error, run.kit_error, run.trace, run.peak_rss_mb = message
@@ -653,6 +738,10 @@ class _Child:
         self.cpu_total = usage.ru_utime + usage.ru_stime
         if self.popen is not None:
             self.popen.returncode = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+
+
+def _limit_text(time_limit: float | None) -> str:
+    return "no answer within the time limit" + (f" of {time_limit:g} s" if time_limit is not None else "")
 
 
 #: How long :func:`_kill_tree` goes on killing what it finds (a process in uninterruptible sleep dies late).
@@ -739,12 +828,17 @@ def _tree_rss_mb(pid: int) -> float:
 
 def _process_table() -> dict[int, tuple[int, int, int, bool]]:
     """Every process as ``pid: (parent, process group, session, is a zombie)``; empty where processes have
-    no group or session (Windows).  psutil lists the processes; their group and session, which psutil does
-    not report, come from the kernel."""
-    import psutil
-
+    no group or session (Windows).  On Linux read from ``/proc`` (quicker than loading psutil, which matters
+    to a command stopping its job at a deadline on a busy machine); elsewhere psutil lists the processes and
+    their group and session, which psutil does not report, come from the kernel."""
     if not hasattr(os, "getsid"):
         return {}
+    if sys.platform.startswith("linux"):
+        found = _proc_table()
+        if found:
+            return found
+    import psutil
+
     gone = (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD)
     table: dict[int, tuple[int, int, int, bool]] = {}
     for proc in psutil.process_iter(["ppid", "status"]):
@@ -754,6 +848,26 @@ def _process_table() -> dict[int, tuple[int, int, int, bool]]:
         try:
             table[proc.pid] = (parent, os.getpgid(proc.pid), os.getsid(proc.pid), status in gone)
         except OSError:  # gone meanwhile
+            continue
+    return table
+
+
+def _proc_table() -> dict[int, tuple[int, int, int, bool]]:
+    """:func:`_process_table` from ``/proc`` (empty where it cannot be read); dead processes count as zombies."""
+    table: dict[int, tuple[int, int, int, bool]] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return table
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as stat:
+                text = stat.read()
+            fields = text[text.rindex(b")") + 2:].split()
+            table[int(name)] = (int(fields[1]), int(fields[2]), int(fields[3]), fields[0] in (b"Z", b"X", b"x"))
+        except (OSError, ValueError, IndexError):  # gone meanwhile
             continue
     return table
 
@@ -829,6 +943,7 @@ def run_executable(command: Sequence[str], *, on_output: Callable[[bytes], None]
                             stdout=subprocess.PIPE if on_output is not None else subprocess.DEVNULL,
                             stderr=subprocess.PIPE if on_error is not None else subprocess.DEVNULL,
                             start_new_session=True, close_fds=True, preexec_fn=die_with_parent_hook())
+    _executables.add(proc.pid)
     start = time.monotonic()
     streams: dict[int, Callable[[bytes], None]] = {}
     for pipe, sink in ((proc.stdout, on_output), (proc.stderr, on_error)):
@@ -857,6 +972,7 @@ def run_executable(command: Sequence[str], *, on_output: Callable[[bytes], None]
                 wait = min(ends) - now if ends else None
                 if pidfd is None:
                     wait = EXIT_POLL if wait is None else min(wait, EXIT_POLL)
+            wait = limits.short_wait(wait)  # epoll takes milliseconds as a C int: a long wait is cut short
             if watch.get_map():
                 ready = [key.fd for key, _ in watch.select(wait)]
             else:
@@ -892,6 +1008,7 @@ def run_executable(command: Sequence[str], *, on_output: Callable[[bytes], None]
             os.close(pidfd)
         if before is not None:
             _kill_adopted(before, proc.pid)
+        _executables.discard(proc.pid)
     seconds = (exited_at if exited_at is not None else time.monotonic()) - start
     return Executed(None if stopped else proc.returncode, seconds, stopped)
 

@@ -45,7 +45,12 @@ def jit_name() -> str:
 
 def compile_kernel(function: Callable[..., Any], *, parallel: bool = False) -> Callable[..., Any]:
     """``function`` compiled by numba (cached on disk, no Python objects: ``nopython`` mode), imported here
-    and only here; call it only when :func:`jit_available` says so."""
+    and only here; call it only when :func:`jit_available` says so.  (numba's compiler may swallow a Ctrl-C
+    that comes while it works, in a finaliser of llvmlite's; the command's watchdog ends the command all the
+    same: :mod:`nqueens_kit.cli.startup`.)"""
+    from .limits import stage
+
+    stage("compiling")
     import numba
 
     return numba.njit(cache=True, nogil=True, parallel=parallel)(function)

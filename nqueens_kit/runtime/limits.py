@@ -10,10 +10,16 @@ Inside:
   size from closed forms (:meth:`nqueens_kit.methods.Method.size`), and so roughly the memory it needs.
   Above :func:`memory_budget` (half of this machine's memory by default; ``--max-memory`` or the
   environment variable ``NQUEENS_KIT_MAX_MEMORY`` change it) the kit refuses at once with one line that
-  names the size and what would work instead.
+  names the size and what would work instead.  :func:`check_room` refuses a model above what the process's
+  own limits leave (:func:`process_room`: ``ulimit -v``, ``ulimit -d``, a control group, the memory available).
 - :func:`parse_bytes`: ``"8G"``, ``"512M"``, ``"1.5GB"`` into bytes.
 - :func:`processor_seconds`: the processor time this process and the programs it waited for have used, the
   one clock a comparison of methods in one process reads (a busy machine disturbs it least).
+- :func:`deadline` and :func:`set_deadline`: the :func:`time.monotonic` time by which the whole command (or the
+  job a child process runs) must end, counted from its start: the command line sets it from ``--time-limit``
+  before it loads anything, a child process from its job's limit, and every wait for a job ends by it.
+- :func:`stage`: with ``NQUEENS_KIT_READY=1``, one line on standard error as the command reaches each stage
+  (started, parsed, a job started, compiling, ...), which a test waits for before it sends a signal.
 
 >>> check_time_limit(2), check_time_limit(None)
 (2.0, None)
@@ -46,8 +52,16 @@ ILP_BYTES_PER_NONZERO = 1000
 ILP_BYTES_PER_VARIABLE = 1000
 #: Average characters per clause line of a DIMACS file (the numbers and " 0\n").
 DIMACS_BYTES_PER_LITERAL = 7
-#: The longest time limit (seconds): about 30 years, far below what the clocks and timers it is handed to hold.
-MAX_TIME_LIMIT = 1e9
+#: The longest time limit (seconds): about 23 days, what every solver the kit hands a limit to takes (MiniZinc
+#: counts it in milliseconds in a 32-bit integer: 2,147,483 s at most, beyond which it gives up at once).  Every
+#: wait the kit makes itself is cut into pieces of at most :data:`LONGEST_WAIT` seconds, so no clock or timer
+#: it is handed to overflows.
+MAX_TIME_LIMIT = 2e6
+#: The longest single wait the kit hands to the system (poll and epoll take milliseconds as a C int: about
+#: 24.8 days at most); a longer one is waited for in pieces.
+LONGEST_WAIT = 86_400.0
+#: The environment variable that turns on the stage lines of :func:`stage`.
+READY_ENV = "NQUEENS_KIT_READY"
 
 
 def check_time_limit(value: Any, what: str = "time limit") -> float | None:
@@ -73,8 +87,8 @@ def check_time_limit(value: Any, what: str = "time limit") -> float | None:
     if not (seconds > 0 and math.isfinite(seconds)):
         shown = value.strip()[:40] if isinstance(value, str) else repr(value)[:40]
         raise InputError(f"{what} must be a positive number of seconds (e.g. 10 or 0.5), not {shown}")
-    if seconds > MAX_TIME_LIMIT:  # the clocks and timers the limit is handed to overflow far beyond
-        raise InputError(f"{what} must be at most {MAX_TIME_LIMIT:.0e} seconds (about 30 years), not {seconds:.3g}; "
+    if seconds > MAX_TIME_LIMIT:  # a solver's own timer overflows beyond (MiniZinc's, in milliseconds)
+        raise InputError(f"{what} must be at most {MAX_TIME_LIMIT:,.0f} seconds (about 23 days), not {seconds:.3g}; "
                          "give no time limit to run to the end")
     return seconds
 
@@ -175,6 +189,56 @@ class Size:
         return ", ".join(parts)
 
 
+def _cgroup_room() -> int | None:
+    """Bytes this process's control group may still use (cgroup v2 ``memory.max``, v1 ``limit_in_bytes``),
+    or None without a limit (or off Linux)."""
+    for limit_file, usage_file in (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                                   ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                                    "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
+        try:
+            with open(limit_file, encoding="ascii") as limit, open(usage_file, encoding="ascii") as usage:
+                text, used = limit.read().strip(), int(usage.read().strip())
+        except (OSError, ValueError):
+            continue
+        if text.isdigit() and int(text) < 2**60:  # v1 says "no limit" with a number near 2**63
+            return max(0, int(text) - used)
+    return None
+
+
+def process_room() -> tuple[int, str] | None:
+    """``(bytes, why)``: the memory this process can still take, the least of what its limits leave, each
+    beside what it holds now (its address-space limit, ``ulimit -v``; its data-segment limit; its control
+    group's limit; the memory the machine has available), and which limit that is; None where none can be
+    read.  A prediction above it will not fit whatever the budget says."""
+    rooms: list[tuple[int, str]] = []
+    try:
+        import psutil
+
+        process = psutil.Process()
+        held = process.memory_info()
+        rooms.append((int(psutil.virtual_memory().available), "the memory this machine has available"))
+    except (ImportError, OSError, AttributeError):  # no psutil (a browser), or it cannot read the process
+        held = None
+    try:
+        import resource
+
+        for which, name, used in ((resource.RLIMIT_AS, "its address-space limit (ulimit -v)",
+                                   getattr(held, "vms", 0)),
+                                  (getattr(resource, "RLIMIT_DATA", None), "its data-segment limit (ulimit -d)",
+                                   getattr(held, "data", getattr(held, "rss", 0)))):
+            if which is None:
+                continue
+            soft = resource.getrlimit(which)[0]
+            if soft != resource.RLIM_INFINITY and soft > 0:
+                rooms.append((max(0, soft - int(used)), name))
+    except (ImportError, OSError, ValueError, AttributeError):
+        pass
+    cgroup = _cgroup_room()
+    if cgroup is not None:
+        rooms.append((cgroup, "its control group's memory limit"))
+    return min(rooms) if rooms else None
+
+
 def check_size(size: Size, what: str, suggestion: str, max_memory: object = None) -> None:
     """Refuse (one line) a model whose predicted memory is above the budget, naming its size.
 
@@ -189,6 +253,18 @@ def check_size(size: Size, what: str, suggestion: str, max_memory: object = None
         )
 
 
+def check_room(size: Size, what: str, suggestion: str) -> None:
+    """Refuse (one line) a model whose predicted memory is above what this process's own limits leave
+    (:func:`process_room`): no budget raises those.  For a builder whose prediction is what it holds (not a
+    bound for a later solve), called after :func:`check_size`."""
+    room = process_room()
+    if room is not None and size.memory > room[0]:
+        raise InputError(
+            f"{what} would have {size.describe()} and need about {human_bytes(size.memory)} of memory, "
+            f"more than the {human_bytes(room[0])} this process can still take under {room[1]}; {suggestion}"
+        )
+
+
 def processor_seconds() -> float:
     """Processor seconds (user and system) of this process, every thread, and of every child it has waited
     for (a solver program); this process's alone where the platform cannot say (Windows, a browser)."""
@@ -200,3 +276,51 @@ def processor_seconds() -> float:
     except (ImportError, AttributeError, OSError):  # no resource module, or one without getrusage (Pyodide)
         return time.process_time()
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+# ------------------------------------------------------------------------------- the command's deadline
+
+_deadline: list[float | None] = [None]
+#: Where :func:`stage` writes (a child process keeps the console's standard error here: its own goes to a log).
+_stage_fd: list[int] = [2]
+
+
+def deadline() -> float | None:
+    """The :func:`time.monotonic` time by which the command (or, in a child process, its job) must end, or None."""
+    return _deadline[0]
+
+
+def set_deadline(when: float | None) -> float | None:
+    """Set :func:`deadline` (None: no deadline); returns the one it replaces."""
+    before, _deadline[0] = _deadline[0], when
+    return before
+
+
+def until_deadline(seconds: float | None, start: float) -> float | None:
+    """The earlier of ``start + seconds`` and :func:`deadline` (None when neither is set)."""
+    ends = [t for t in (None if seconds is None else start + seconds, _deadline[0]) if t is not None]
+    return min(ends) if ends else None
+
+
+def short_wait(seconds: float | None) -> float | None:
+    """``seconds`` cut to :data:`LONGEST_WAIT` (None, wait without end, stays None): what a wait is handed."""
+    return None if seconds is None else min(max(0.0, seconds), LONGEST_WAIT)
+
+
+def stage(name: str) -> None:
+    """With ``NQUEENS_KIT_READY=1`` in the environment, write ``nqueens-kit: ready: NAME`` as one line to
+    standard error (the console's, also from a child process); otherwise nothing."""
+    if os.environ.get(READY_ENV, "") not in ("", "0"):
+        try:
+            os.write(_stage_fd[0], f"nqueens-kit: ready: {name}\n".encode())
+        except OSError:
+            pass
+
+
+def keep_stage_output() -> None:
+    """In a child process about to send its standard error to a log: keep the console's for :func:`stage`."""
+    if os.environ.get(READY_ENV, "") not in ("", "0"):
+        try:
+            _stage_fd[0] = os.dup(2)
+        except OSError:
+            pass

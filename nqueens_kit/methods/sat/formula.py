@@ -5,8 +5,11 @@
 - :func:`count_formula`: that count in a child process under a time limit, every model the solver returns
   checked against the formula's own clauses (:class:`ClauseCheck`: a model that breaks one is a solver
   error, so the count is not trusted) and each board checked by :func:`~nqueens_kit.problem.board.verify`
-  (invalid ones are counted apart).  That there are no more models than those found rests on the solver's
-  final UNSAT answer, and the result says so (``known_by``).
+  (invalid ones are counted apart).  That there are no more models than those found is the final UNSAT of
+  the formula with a blocking clause for every model found: a solver that writes proofs proves it once more
+  and an independent checker checks the proof (:func:`~nqueens_kit.methods.sat.certificate.prove_no_model`),
+  so the count is certified; with any other solver it rests on the solver's word.  The result says which
+  (``known_by``, ``extra["certified"]``).
 
 >>> count_formula([[1, 2, 3, 4]], 4, 2)[0].count
 15
@@ -20,26 +23,31 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from ...errors import InputError, SolverError
+from ...errors import InputError, SolverError, SolverNotAvailable
 from ...formats.dimacs import Dimacs, read_dimacs, read_header
 from ...problem.board import Board, canonical, parse_n, violations
 from ...problem.results import CountResult
 from ...runtime import isolate
 from ...runtime.isolate import Ended
 from ...runtime.limits import SAT_BYTES_PER_CLAUSE, Size, check_size, check_time_limit
-from ...solvers import SAT_SOLVERS, get_solver
+from ...solvers import SAT_SOLVERS, SatSolver, Solver, get_solver
 from ...solvers.embedded import Pycosat
 from ..base import board_key, board_text, cells_key
+from .certificate import CHECKER_HINT, Certificate, checker_name, prove_no_model
 from .cnf import decode_model, kit_board_size, lex_leader_clauses
 from .encodings import Clause, VarPool
 from .solve import _backend
 
-#: How a complete count of a formula is known (``CountResult.known_by``), by what the solver answered: models
-#: (each checked against the clauses, and then UNSAT), or UNSAT at once.  ``{what}`` is "the file's" or "the
-#: formula's".
+#: How a complete count of a formula is known (``CountResult.known_by``).  Certified: every model checked
+#: against the clauses and a checked proof that there are no others (or that there is none at all).
+#: ``{what}`` is "the file's" or "the formula's", ``{proof}`` the proof in words (``Certificate.words``).
+KNOWN_BY_CERTIFIED = ("certified: every model checked against {what} clauses, and {proof} that there are no others, "
+                      "checked by {checker}")
+KNOWN_BY_CERTIFIED_NONE = "certified: {proof} that there is no model, checked by {checker}"
+#: Not certified (``{why}``: why there is no proof): models checked and then UNSAT, or UNSAT at once.
 KNOWN_BY_MODELS = ("every model checked against {what} clauses; that there are no others rests on the solver's "
-                   "UNSAT answer")
-KNOWN_BY_UNSAT = "the solver alone: it answered UNSAT at once, so there was no model to check"
+                   "word, its final UNSAT ({why})")
+KNOWN_BY_UNSAT = "the solver alone: it answered UNSAT at once ({why}), so there was no model to check"
 #: ... and a count the time limit stopped (a lower bound).
 KNOWN_BY_FOUND = "every model found checked against {what} clauses"
 
@@ -216,9 +224,12 @@ def _projected_block(model: Iterable[int], top: int) -> Clause:
 
 def _count_formula_job(clauses: list[list[int]], num_vars: int, n: int, solver: str | None,
                        fundamental: bool, source: str = "the formula",
-                       file_clauses: int | None = None) -> tuple[int, int | None, int]:
+                       file_clauses: int | None = None) -> tuple[int, int | None, int, Certificate | str, int]:
     """Count, every model checked against ``clauses`` (the first ``file_clauses`` of them the formula's own,
-    numbered as in ``source``; the rest the symmetry-breaking clauses the kit added)."""
+    numbered as in ``source``; the rest the symmetry-breaking clauses the kit added), and certify the end of
+    the list where the solver writes proofs (:func:`_certify_end`).  Returns the count, the fundamental
+    count, the invalid boards, the :class:`~nqueens_kit.methods.sat.certificate.Certificate` or why there is
+    none, and the number of models the solver returned."""
     seen = classes = invalid = 0
     keys: set[bytes] = set()
     fundamentals: set[bytes] = set()
@@ -226,11 +237,19 @@ def _count_formula_job(clauses: list[list[int]], num_vars: int, n: int, solver: 
     clause_check = ClauseCheck(clauses, num_vars)
     who = solver or "the solver"
     own = len(clauses) if file_clauses is None else file_clauses
+    backend = _backend(solver)
+    why = _why_uncertified(backend)
+    blocks: list[Clause] = []  # the blocking clause of every model, for the proof of the end
+    models = 0
 
     def check(model: list[int]) -> None:
+        nonlocal models
         number = clause_check.broken(model)
         if number is not None:
             raise broken_clause_error(who, clause_check, number, source, own)
+        models += 1
+        if not why:
+            blocks.append(_projected_block(model, n * n))
 
     for board in iter_projected(clauses, num_vars, n, solver, check):
         key = cells_key(board)
@@ -247,7 +266,44 @@ def _count_formula_job(clauses: list[list[int]], num_vars: int, n: int, solver: 
             isolate.report((seen, len(fundamentals) if fundamental else None))
             last = now
     classes = len(fundamentals)
-    return seen, (classes if fundamental else None), invalid
+    end: Certificate | str = why or ""
+    if not why:
+        isolate.report((seen, classes if fundamental else None))  # a limit during the proof keeps the count
+        end = _certify_end(clauses, blocks, num_vars, n, backend, clause_check, source, own, seen)
+    return seen, (classes if fundamental else None), invalid, end, models
+
+
+def _why_uncertified(backend: SatSolver) -> str:
+    """Why a count by ``backend`` cannot be certified ("" when it can: it writes proofs, a checker is here)."""
+    if not backend.capabilities.proofs:
+        return f"{backend.name} writes no proofs"
+    try:
+        checker_name()
+    except SolverNotAvailable:
+        return f"no proof checker is installed: {CHECKER_HINT}"
+    return ""
+
+
+def _certify_end(clauses: list[list[int]], blocks: list[Clause], num_vars: int, n: int, backend: SatSolver,
+                 clause_check: ClauseCheck, source: str, own: int, seen: int) -> Certificate:
+    """The formula with a blocking clause for every model found, proved to have no model and the proof
+    checked; a model found instead is a lie caught (the enumeration ended before its last model)."""
+    who = backend.name
+    found = f"{len(blocks):,} models found" if len(blocks) != 1 else "1 model found"
+    what = f"{source} with the {found} blocked" if blocks else source
+    certificate, model = prove_no_model(clauses + blocks, num_vars, who, what=what)
+    if certificate is not None:
+        return certificate
+    model = model or []
+    number = clause_check.broken(model)
+    if number is not None:
+        raise broken_clause_error(who, clause_check, number, source, own)
+    if ClauseCheck(blocks, num_vars).broken(model) is not None:
+        raise SolverError(f"{who} returned a model it had returned already while proving that {what} has no model: "
+                          "the count cannot be trusted")
+    board = board_text(decode_model(model, n))[:80]
+    raise SolverError(f"{who} answered UNSAT before the last model: with the {found} blocked it finds another "
+                      f"({board}), so the {seen:,} counted are not all: the count cannot be trusted")
 
 
 #: A formula whose board variables leave more than this many free (in no clause) has too many boards to
@@ -256,9 +312,10 @@ MAX_FREE_BOARD_VARIABLES = 24
 
 
 def _formula_job(source: Dimacs | str, n: int | None, solver: str, fundamental: bool,
-                 break_symmetry: bool) -> tuple[int, int | None, int, int, int, int]:
+                 break_symmetry: bool) -> tuple[int, int | None, int, int, int, int, Certificate | str, int]:
     """Parse (a path: in the child, under the time limit), check and count; returns the count, fundamental
-    count, invalid boards, n and the formula's variables and clauses."""
+    count, invalid boards, n, the formula's variables and clauses, and the certificate of the count (or why
+    there is none) and how many models the solver returned."""
     dimacs = read_dimacs(source) if isinstance(source, str) else source
     if n is None:
         n = kit_board_size(dimacs)
@@ -278,9 +335,19 @@ def _formula_job(source: Dimacs | str, n: int | None, solver: str, fundamental: 
                          f"the rest stands for 2^{len(free)} boards: too many to list and check; is the board size "
                          f"{n} right (--n)?")
     shown = dimacs.source if isinstance(source, str) else "the formula"
-    count, fundamentals, invalid = _count_formula_job(clauses, num_vars, n, solver, fundamental, shown,
-                                                      len(dimacs.clauses))
-    return count, fundamentals, invalid, n, dimacs.num_vars, len(dimacs.clauses)
+    count, fundamentals, invalid, end, models = _count_formula_job(clauses, num_vars, n, solver, fundamental, shown,
+                                                                   len(dimacs.clauses))
+    return count, fundamentals, invalid, n, dimacs.num_vars, len(dimacs.clauses), end, models
+
+
+def counting_solver(solver: str | None) -> Solver:
+    """The solver :func:`count_formula` counts with: ``solver``, or by default the first installed incremental
+    one (blocking clauses go best into a solver that keeps its state: python-sat's CaDiCaL, which writes
+    proofs), else the default SAT solver."""
+    if solver is None:
+        solver = next((name for name, s in SAT_SOLVERS.items() if s.capabilities.incremental and s.available()),
+                      None)
+    return get_solver("sat", solver)
 
 
 def count_formula(clauses: list[list[int]] | str | os.PathLike[str], num_vars: int | None = None,
@@ -299,15 +366,15 @@ def count_formula(clauses: list[list[int]] | str | os.PathLike[str], num_vars: i
     a solver that is not incremental gets a fresh start for each model.
 
     Every model the solver returns is checked against the formula's clauses (a model that breaks one is a
-    :class:`~nqueens_kit.errors.SolverError` naming the clause); ``known_by`` says how the count is known:
-    the models checked, and that there are no others on the solver's final UNSAT (or on its UNSAT alone,
-    when it found no model).
+    :class:`~nqueens_kit.errors.SolverError` naming the clause).  A solver that writes proofs then proves the
+    formula with every model found blocked unsatisfiable, and the proof is checked (a proof the checker
+    rejects, or a model found after all, is a :class:`~nqueens_kit.errors.SolverError`): the count is
+    certified.  ``known_by`` says how the count is known, ``extra["certified"]`` whether it is certified and
+    ``extra["certificate"]`` the checked proof (its ``checker``, ``system``, ``lemmas`` and the
+    ``blocking_clauses`` it was proved with), or None.
     """
     limit = check_time_limit(time_limit)
-    if solver is None:  # blocking clauses go best into a solver that keeps its state: python-sat's, if here
-        solver = next((name for name, s in SAT_SOLVERS.items() if s.capabilities.incremental and s.available()),
-                      None)
-    backend = get_solver("sat", solver).require()
+    backend = counting_solver(solver).require()
     if isinstance(clauses, (str, os.PathLike)):
         header = read_header(clauses)
         source: Dimacs | str = os.fspath(clauses)
@@ -331,9 +398,18 @@ def count_formula(clauses: list[list[int]] | str | os.PathLike[str], num_vars: i
                                time_limit=limit, on_message=(lambda m: progress(*m)) if progress else None)
     invalid = 0
     what = "the file's" if isinstance(source, str) else "the formula's"
+    result.extra["certified"], result.extra["certificate"] = False, None
     if run.status == Ended.DONE:
-        result.count, result.fundamental, invalid, _n, result.extra["variables"], result.extra["clauses"] = run.value
-        result.known_by = KNOWN_BY_MODELS.format(what=what) if result.count else KNOWN_BY_UNSAT
+        (result.count, result.fundamental, invalid, _n, result.extra["variables"], result.extra["clauses"], end,
+         models) = run.value
+        if isinstance(end, Certificate):
+            known = KNOWN_BY_CERTIFIED if result.count else KNOWN_BY_CERTIFIED_NONE
+            result.known_by = known.format(what=what, proof=end.words, checker=end.checker)
+            result.extra["certified"] = True
+            result.extra["certificate"] = {"checker": end.checker, "system": end.system, "lemmas": end.lemmas,
+                                           "blocking_clauses": models}
+        else:
+            result.known_by = (KNOWN_BY_MODELS if result.count else KNOWN_BY_UNSAT).format(what=what, why=end)
     else:
         run.raise_error()
         result.status = run.status.status

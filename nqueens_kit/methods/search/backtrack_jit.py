@@ -6,8 +6,10 @@ instead of recursion, one 64-bit integer per mask, so boards of up to :data:`MAX
 
 - :func:`count_prefixes`: Somers' counter below each placement of the first rows (the prefixes the Python
   counter splits on, with their mirror weights), chunks of prefixes counted on every core at once (one
-  thread per core; the kernel lets go of the interpreter lock), the running total reported between chunks,
-  so Ctrl-C or a deadline stops it;
+  thread per core; the kernel lets go of the interpreter lock).  The kernel returns after a few million
+  placements with the count of the prefix it is in so far, and goes on where it was when called again: the
+  running total (every board counted so far, finished prefixes or not: a lower bound) is reported about ten
+  times a second, and Ctrl-C or a deadline stops the threads within a few hundredths of a second;
 - :func:`compiled_boards`: every board of a problem (pre-placed queens, blocked cells) in lexicographic order
   of columns, the same order as :func:`.backtrack.iter_backtrack`, in batches: the kernel fills an array of
   boards and returns, keeping its stack in arrays, and is called again for the next batch.
@@ -22,6 +24,7 @@ import functools
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from ...errors import InputError
@@ -40,6 +43,11 @@ STEPS_PER_CALL = 1 << 24
 #: The most prefixes one counting call takes (about eight chunks per core otherwise): at n = 18 a chunk
 #: is a fraction of a second, so the running total moves and the cores finish together.
 CHUNK_MAX = 64
+#: Placements a counting kernel call makes at most before it hands back (about a hundredth of a second):
+#: how soon a stopped count's threads stop, and how often the partial counts are up to date.
+COUNT_STEPS_PER_CALL = 1 << 22
+#: Seconds between two reports of a count's running total while its chunks are counted.
+REPORT_SECONDS = 0.1
 
 
 def use_compiled(n: int, compiled: bool | None) -> bool:
@@ -64,27 +72,37 @@ def use_compiled(n: int, compiled: bool | None) -> bool:
 # ------------------------------------------------------------------------------------------- counting
 
 
-def _count_kernel(full: int, cols: Any, left: Any, right: Any, counts: Any, stack: Any) -> None:
+def _count_kernel(full: int, cols: Any, left: Any, right: Any, counts: Any, stack: Any, state: Any,
+                  max_steps: int) -> bool:
     """``counts[i]``: the boards below the placement ``(cols[i], left[i], right[i])`` of the first rows, by
     Somers' counter made iterative; ``stack`` holds, per row below the prefix, the columns still to try and
-    the three masks."""
+    the three masks.  The count goes on from prefix ``state[0]`` at stack depth ``state[1]`` (-1: the prefix
+    is not begun) and stops after ``max_steps`` placements, leaving in ``counts[i]`` the boards of the prefix
+    found so far and in ``state`` where it stopped; True once every prefix is counted."""
     free_s = stack[0]
     cols_s = stack[1]
     left_s = stack[2]
     right_s = stack[3]
-    for i in range(cols.shape[0]):
-        if cols[i] == full:
-            counts[i] = 1
-            continue
-        found = 0
-        d = 0
-        cols_s[0], left_s[0], right_s[0] = cols[i], left[i], right[i]
-        free_s[0] = full & ~(cols[i] | left[i] | right[i])
-        while d >= 0:
+    i = state[0]
+    d = state[1]
+    steps = 0
+    while i < cols.shape[0]:
+        if d < 0:  # prefix i begins
+            if cols[i] == full:
+                counts[i] = 1
+                i += 1
+                continue
+            counts[i] = 0
+            d = 0
+            cols_s[0], left_s[0], right_s[0] = cols[i], left[i], right[i]
+            free_s[0] = full & ~(cols[i] | left[i] | right[i])
+        found = counts[i]
+        while d >= 0 and steps < max_steps:
             free = free_s[d]
             if free == 0:
                 d -= 1
                 continue
+            steps += 1
             bit = free & -free
             free_s[d] = free ^ bit
             c = cols_s[d] | bit
@@ -98,6 +116,14 @@ def _count_kernel(full: int, cols: Any, left: Any, right: Any, counts: Any, stac
                 d += 1
                 cols_s[d], left_s[d], right_s[d], free_s[d] = c, lf, rt, f
         counts[i] = found
+        if d >= 0:  # the budget ran out inside prefix i
+            state[0] = i
+            state[1] = d
+            return False
+        i += 1
+    state[0] = i
+    state[1] = -1
+    return True
 
 
 @functools.cache
@@ -107,8 +133,14 @@ def _counter() -> Callable[..., None]:
 
     kernel = compile_kernel(_count_kernel)
     one = np.ones(1, np.int64)
-    kernel(np.int64(1), one, one * 0, one * 0, np.zeros(1, np.int64), np.zeros((4, MAX_N + 1), np.int64))
+    kernel(np.int64(1), one, one * 0, one * 0, np.zeros(1, np.int64), np.zeros((4, MAX_N + 1), np.int64),
+           np.array([0, -1], np.int64), np.int64(1))
     return kernel
+
+
+def counter_loaded() -> bool:
+    """Whether this process has the compiled counter at hand already."""
+    return _counter.cache_info().currsize > 0
 
 
 def threads() -> int:
@@ -123,12 +155,16 @@ def count_prefixes(n: int, prefixes: Sequence[tuple[int, int, int, int]],
                    progress: Callable[[int], None] | None = None, workers: int | None = None) -> int:
     """The weighted sum of the boards below each ``(weight, cols, left, right)`` prefix of an n-row board,
     counted by the compiled kernel on ``workers`` threads (default: every core), chunk by chunk:
-    ``progress`` gets the running total after each chunk, in order, and once more at the end.
+    ``progress`` gets the running total (every board counted so far: a lower bound that only grows) after
+    each chunk, in order, about every :data:`REPORT_SECONDS` while a chunk is counted, and once more at the
+    end.
 
     The kernel lets go of the interpreter lock, so the threads count at once; each takes the next chunk
     when it is done with one, which shares the work out evenly however unequal the chunks are.  (numba's
     own parallel loops would need a threading layer, and the one a plain install finds, GNU OpenMP, ends
-    any process that forks after using it, which the kit does to run a job with a time limit.)
+    any process that forks after using it, which the kit does to run a job with a time limit.)  The kernel
+    hands back every :data:`COUNT_STEPS_PER_CALL` placements, so a count that is stopped (Ctrl-C, an error)
+    ends its threads at once.
     """
     import numpy as np
 
@@ -136,25 +172,44 @@ def count_prefixes(n: int, prefixes: Sequence[tuple[int, int, int, int]],
     workers = threads() if workers is None else workers
     full = np.int64((1 << n) - 1)
     table = np.array([p[1:] for p in prefixes], dtype=np.int64).reshape(-1, 3).T.copy()
-    weights = [p[0] for p in prefixes]
+    weights = np.array([p[0] for p in prefixes], dtype=np.int64)
     counts = np.zeros(len(prefixes), np.int64)
     size = min(CHUNK_MAX, max(1, len(prefixes) // (8 * workers)))
     bounds = [(a, min(a + size, len(prefixes))) for a in range(0, len(prefixes), size)]
+    stopping: list[bool] = []
 
     def part(a: int, b: int) -> None:
-        kernel(full, table[0, a:b], table[1, a:b], table[2, a:b], counts[a:b], np.zeros((4, MAX_N + 1), np.int64))
+        stack = np.zeros((4, MAX_N + 1), np.int64)
+        state = np.array([0, -1], np.int64)
+        budget = np.int64(COUNT_STEPS_PER_CALL)
+        while not stopping and not kernel(full, table[0, a:b], table[1, a:b], table[2, a:b], counts[a:b], stack,
+                                          state, budget):
+            pass
+
+    def counted() -> int:  # the boards counted so far, in whole prefixes or in part: all of them are boards
+        return int(np.dot(weights, counts)) if len(counts) else 0
 
     total = 0
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="nqueens-count")
     try:
         futures = [pool.submit(part, a, b) for a, b in bounds]  # taken in this order by whichever is free
-        for (a, b), future in zip(bounds, futures, strict=True):
-            future.result()
-            total += sum(w * c for w, c in zip(weights[a:b], counts[a:b].tolist(), strict=True))
+        for future in futures:
+            while True:
+                try:
+                    future.result(timeout=REPORT_SECONDS)
+                    break
+                except FutureTimeout:
+                    now = counted()
+                    if progress is not None and now > total:
+                        total = now
+                        progress(total)
+            total = counted()
             if progress is not None:
                 progress(total)
-    finally:  # Ctrl-C or an error: the chunks not started are dropped, the running ones end soon
+    finally:  # Ctrl-C or an error: the chunks not started are dropped, the running ones stop at once
+        stopping.append(True)
         pool.shutdown(wait=True, cancel_futures=True)
+    total = counted()
     if progress is not None and not prefixes:
         progress(total)
     return total

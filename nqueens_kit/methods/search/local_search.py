@@ -19,8 +19,9 @@ from without a scan of the board.
   hit of uniform draws is uniform among them).  Only when that fails does the step scan the whole row, as
   it always does below :data:`SCAN_BELOW`.  Either way the move is min-conflicts' own.
 - It is incomplete: it finds boards but never proves there is none.  After the budget of :func:`budget`
-  (scaled with n), or at the deadline, it ends as ``timeout`` (n = 2 and 3 and impossible completions
-  end so), and it cannot count.
+  (scaled with n), or at the deadline, it ends as ``timeout`` (impossible completions end so), and it
+  cannot count.  n = 2 and 3, which have no board by the published counts, end so at once, without a
+  search (:func:`known_without_board`).
 - Pre-placed queens never move; no queen stands on a blocked cell; with the symmetry broken it returns the
   canonical board of the board it found.  Its random generator is seeded from the problem, so a run is
   reproducible.
@@ -47,6 +48,7 @@ from typing import TYPE_CHECKING
 
 from ...palette import TOL_MUTED
 from ...problem.board import Problem, canonical, from_columns
+from ...problem.reference import published_count
 from ...problem.results import SolveResult, Statistics, Status
 from ...runtime.jit import jit_available
 from ...runtime.limits import Size
@@ -98,6 +100,15 @@ def min_conflicts(problem: Problem, deadline: float | None = None) -> tuple[npt.
 
     columns, stats = min_conflicts_python(problem, deadline)
     return (None if columns is None else np.array(columns, dtype=np.int32)), stats
+
+
+def known_without_board(problem: Problem) -> bool:
+    """True for a problem the published counts give no board: n = 2 and 3 with no queen placed and no cell
+    blocked (with the symmetry broken or not).  Min-conflicts would repair such a placement until its budget
+    or the time limit ran out; it says so at once instead."""
+    if problem.preplaced or problem.blocked:
+        return False
+    return published_count(problem.n) == 0
 
 
 def compiled(problem: Problem) -> bool:
@@ -386,6 +397,12 @@ class LocalSearchMethod(Method):
 
     def solve_here(self, problem: Problem, choice: Choice, deadline: float | None) -> SolveResult:
         start = time.perf_counter()
+        if known_without_board(problem):  # n = 2 and 3: nothing to search for, so no search at all
+            return SolveResult.of(problem, self.name, Status.TIMEOUT, solve_seconds=time.perf_counter() - start,
+                                  stats=_recorded({"steps": 0, "restarts": 0, "initial_conflicts": 0}),
+                                  message=f"no board: {problem.n}-queens has none by the published counts (OEIS "
+                                          "A000170), so local search, which cannot prove it, does not search "
+                                          "(--method backtrack or sat proves it)")
         try:
             columns, stats = min_conflicts(problem, deadline)
         except Stopped as stop:

@@ -1,0 +1,420 @@
+"""Ctrl-C always stops the command, and ``--time-limit`` bounds the whole command.
+
+- A sweep of Ctrl-C at seeded random moments of every method's ``solve`` and ``count`` (the command as a user
+  runs it, a subprocess): while it loads, once it has parsed its options, while numba compiles its kernels (a
+  fresh ``NUMBA_CACHE_DIR``, so they are compiled), while it solves.  Each moment is taken after a stage line
+  the command prints with ``NQUEENS_KIT_READY=1`` (never a bare sleep from the start); each try must end within
+  :data:`STOP_WITHIN` seconds of the signal, with exit status 130, one line and no traceback, and leave no
+  process and no temporary folder behind.
+- Each method's ``solve`` and ``count`` with ``--time-limit 2`` under two busy loops per core: the wall time of
+  the whole command, from its start, stays within the limit plus :data:`LIMIT_MARGIN`.
+- ``--time-limit 2e6``, the longest accepted, works with every method; a longer one is refused in one line;
+  the compiled counter's lower bound at n = 14 in 2 s.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from nqueens_kit.runtime.jit import jit_available
+from nqueens_kit.solvers.base import importable
+
+from .test_processes import _alive_in, _nothing_left
+
+CLI = [sys.executable, "-m", "nqueens_kit"]
+#: Seconds a stopped command may take from the signal to its exit (its watchdog ends it after 0.5 s).
+STOP_WITHIN = 1.0
+#: Seconds a command with --time-limit may run beyond it: the watchdog's half second, stopping a child, exiting.
+LIMIT_MARGIN = 1.5
+#: What the command prints before its stage lines are taken out.
+INTERRUPTED = "nqueens-kit: interrupted"
+
+#: (method, verb, arguments of a run that lasts far longer than a try, whether numba compiles for it).
+RUNS = [
+    ("sat", "solve", ["solve", "1000", "--encoding", "sequential"], False),
+    ("sat", "count", ["count", "16"], False),
+    ("ilp", "solve", ["solve", "150", "--method", "ilp", "--formulation", "pairwise"], False),
+    ("ilp", "count", ["count", "10", "--method", "ilp"], False),
+    ("cp", "solve", ["solve", "3000", "--method", "cp"], False),
+    ("cp", "count", ["count", "13", "--method", "cp"], False),
+    ("backtrack", "solve", ["solve", "34", "--method", "backtrack"], True),
+    ("backtrack", "count", ["count", "18", "--method", "backtrack"], True),
+    ("local-search", "solve", ["solve", "5000000", "--method", "local-search"], True),
+    ("construct", "solve", ["solve", "10000000", "--method", "construct"], False),
+    ("model-count", "count", ["count", "16", "--method", "model-count"], False),
+]
+
+
+def _usable(method: str) -> bool:
+    return {"cp": importable("ortools"), "model-count": importable("pyganak")}.get(method, True)
+
+
+class Run:
+    """The command in a subprocess, its stage lines read as they come (each with the time it came)."""
+
+    def __init__(self, args: list[str], tmp: Path, cache: Path | None = None) -> None:
+        env = dict(os.environ, NQUEENS_KIT_READY="1", TMPDIR=str(tmp))
+        if cache is not None:
+            env["NUMBA_CACHE_DIR"] = str(cache)
+        self.started = time.monotonic()
+        self.proc = subprocess.Popen([*CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                                     text=True)
+        self.stages: dict[str, float] = {}
+        self.err: list[str] = []
+        self.out = ""
+        self.got = threading.Condition()
+        self.readers = [threading.Thread(target=self._read_err, daemon=True),
+                        threading.Thread(target=self._read_out, daemon=True)]
+        for reader in self.readers:
+            reader.start()
+
+    def _read_err(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            with self.got:
+                if line.startswith("nqueens-kit: ready: "):
+                    self.stages.setdefault(line.split(": ready: ", 1)[1].strip(), time.monotonic())
+                else:
+                    self.err.append(line)
+                self.got.notify_all()
+        with self.got:
+            self.got.notify_all()
+
+    def _read_out(self) -> None:
+        assert self.proc.stdout is not None
+        self.out = self.proc.stdout.read()
+
+    def wait_for(self, stage: str, timeout: float = 120.0) -> bool:
+        """Wait for the stage line ``stage``; False if the command ended first."""
+        ends = time.monotonic() + timeout
+        with self.got:
+            while stage not in self.stages:
+                if self.proc.poll() is not None and not self.readers[0].is_alive():
+                    return False
+                assert time.monotonic() < ends, f"no stage {stage!r} within {timeout} s: {self.err}"
+                self.got.wait(0.05)
+        return True
+
+    def finish(self, timeout: float) -> int | None:
+        try:
+            code = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+        for reader in self.readers:
+            reader.join(10)
+        return code
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def _stop_one(args: list[str], anchor: str, delay: float, tmp: Path, cache: Path | None) -> tuple[str, float | None]:
+    """Ctrl-C ``delay`` seconds after the stage line ``anchor``: ("stopped", seconds to the exit), or
+    ("finished", None) when the command ended before the signal."""
+    run = Run(args, tmp, cache)
+    try:
+        if not run.wait_for(anchor):
+            run.finish(30)
+            return "finished", None
+        time.sleep(delay)
+        if run.proc.poll() is not None:
+            run.finish(30)
+            return "finished", None
+        sent = time.monotonic()
+        run.proc.send_signal(signal.SIGINT)
+        code = run.finish(30)
+        took = time.monotonic() - sent
+        assert code is not None, f"{args}: still running 30 s after Ctrl-C ({anchor} + {delay:.2f} s)"
+        err = "".join(run.err)
+        where = f"{' '.join(args)}: Ctrl-C at {anchor} + {delay:.2f} s"
+        # a long count or search says so before it starts, in a line of its own (which Ctrl-C may cut before
+        # its newline, since print writes the two apart): the interrupt's line ends what is said
+        lines = err.splitlines()
+        assert code == 130 and lines and lines[-1].endswith(INTERRUPTED) and err.count(INTERRUPTED) == 1, \
+            (where, code, err)
+        assert all(line.startswith("nqueens-kit: ") for line in lines) and "Traceback" not in err, (where, err)
+        assert took <= STOP_WITHIN, f"{where}: stopped after {took:.2f} s"
+        return "stopped", took
+    finally:
+        run.kill()
+        _nothing_left(folder=tmp, timeout=10)
+        assert [p.name for p in tmp.iterdir()] == [], f"left in the temporary folder: {list(tmp.iterdir())}"
+
+
+def _sweep(tmp_path: Path, tries: int, seed: int) -> None:
+    rng = random.Random(seed)
+    stops: list[float] = []
+    finished = 0
+    for number in range(tries):
+        method, verb, args, compiles = RUNS[number % len(RUNS)]
+        if not _usable(method):
+            continue
+        anchors = [("started", 0.3), ("parsed", 1.5)]
+        if compiles and jit_available():
+            anchors.append(("compiling", 1.5))
+        anchor, longest = rng.choice(anchors)
+        delay = rng.uniform(0.0, longest)
+        tmp = tmp_path / f"try-{number}"
+        cache = tmp_path / f"numba-{number}"  # a fresh cache: numba compiles the kernels
+        tmp.mkdir()
+        outcome, took = _stop_one(args, anchor, delay, tmp, cache if compiles else None)
+        if took is None:
+            finished += 1
+        else:
+            stops.append(took)
+        print(f"{method} {verb}: Ctrl-C at {anchor} + {delay:.2f} s: {outcome}"
+              + (f" in {took:.3f} s" if took is not None else ""))
+    print(f"{len(stops)} stopped (worst {max(stops, default=0):.3f} s), {finished} finished before the signal")
+    assert len(stops) >= tries // 2
+
+
+def test_ctrl_c_at_random_moments_stops_every_method(tmp_path):
+    """One seeded try per method and verb."""
+    _sweep(tmp_path, len(RUNS), seed=2026)
+
+
+@pytest.mark.deep
+def test_ctrl_c_sweep(tmp_path):
+    """Five seeded tries per method and verb."""
+    _sweep(tmp_path, 5 * len(RUNS), seed=11)
+
+
+@pytest.mark.deep
+@pytest.mark.skipif(not jit_available(), reason="numba is not installed (or NQUEENS_KIT_NO_JIT)")
+@pytest.mark.parametrize("args", [["solve", "34", "--method", "backtrack"], ["count", "18", "--method", "backtrack"],
+                                  ["solve", "5000000", "--method", "local-search"]], ids=["solve", "count", "local"])
+def test_ctrl_c_while_numba_compiles(tmp_path, args):
+    """Ctrl-C in numba's compilation (a fresh cache every time): at every twentieth of a second of its first
+    second and a half."""
+    rng = random.Random(3)
+    stops = []
+    for step in range(0, 30, 3):
+        delay = step / 20 + rng.uniform(0.0, 0.05)
+        tmp = tmp_path / f"try-{step}"
+        tmp.mkdir()
+        outcome, took = _stop_one(args, "compiling", delay, tmp, tmp_path / f"numba-{step}")
+        if took is not None:
+            stops.append(took)
+    print(f"{' '.join(args)}: {len(stops)} stopped in numba's compilation, the worst after {max(stops):.3f} s")
+
+
+# ------------------------------------------------------------------------------------- time limits
+
+
+@pytest.fixture
+def busy_machine():
+    """Two busy loops per core for the length of the test."""
+    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2 * (os.cpu_count() or 1))]
+    time.sleep(0.5)
+    yield
+    for loop in loops:
+        loop.kill()
+        loop.wait()
+
+
+def _timed(args: list[str], tmp: Path) -> tuple[int, float, str, str]:
+    env = dict(os.environ, TMPDIR=str(tmp))
+    start = time.monotonic()
+    done = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=120, env=env)
+    return done.returncode, time.monotonic() - start, done.stdout, done.stderr
+
+
+@pytest.mark.deep
+def test_time_limits_hold_on_a_busy_machine(tmp_path, busy_machine):
+    limit = 2.0
+    rows = []
+    for method, verb, args, _ in RUNS:
+        if not _usable(method):
+            continue
+        code, wall, out, err = _timed([*args, "--time-limit", str(limit)], tmp_path)
+        rows.append((method, verb, limit, wall, wall - limit))
+        assert code in (0, 3) and "Traceback" not in err, (args, code, out, err)  # (0: done within the limit)
+        assert wall <= limit + LIMIT_MARGIN, f"{' '.join(args)}: {wall:.2f} s for a limit of {limit:g} s"
+    print("method        verb   limit  wall   overshoot")
+    for method, verb, lim, wall, over in rows:
+        print(f"{method:13} {verb:6} {lim:5.1f} {wall:6.2f} {over:+6.2f}")
+    assert _alive_in(tmp_path) == [] and list(tmp_path.iterdir()) == []  # (the busy loops are this test's)
+
+
+@pytest.mark.deep
+@pytest.mark.skipif(not jit_available(), reason="numba is not installed (or NQUEENS_KIT_NO_JIT)")
+def test_a_lower_bound_at_14_in_2_seconds_on_a_busy_machine(tmp_path, busy_machine):
+    code, wall, out, err = _timed(["count", "14", "--method", "backtrack", "--time-limit", "2", "--json"], tmp_path)
+    data = json.loads(out)
+    print(f"count 14 in 2 s on a busy machine: {data['count']:,} boards ({data['status']}) after {wall:.2f} s")
+    assert code in (0, 3) and data["count"] > 0 and wall <= 2 + LIMIT_MARGIN
+
+
+@pytest.mark.skipif(not jit_available(), reason="numba is not installed (or NQUEENS_KIT_NO_JIT)")
+def test_a_lower_bound_at_14_in_2_seconds(tmp_path):
+    code, wall, out, err = _timed(["count", "14", "--method", "backtrack", "--time-limit", "2", "--json"], tmp_path)
+    data = json.loads(out)
+    assert code in (0, 3) and data["count"] > 0 and wall <= 2 + LIMIT_MARGIN, (data, wall)
+
+
+def test_the_compiled_count_reports_partial_totals_under_a_deadline():
+    """Under a deadline the counter reports what it has counted at once (in Python while numba loads, then
+    within prefixes): a count stopped at any moment has a lower bound."""
+    from nqueens_kit.methods.search.backtrack import count_backtrack
+    from nqueens_kit.problem.reference import published_count
+    from nqueens_kit.runtime.limits import set_deadline
+
+    seen: list[int] = []
+    before = set_deadline(time.monotonic() + 60)
+    try:
+        assert count_backtrack(14, progress=seen.append) == published_count(14)
+    finally:
+        set_deadline(before)
+    assert seen == sorted(seen) and seen[-1] == published_count(14) and len(seen) > 5
+
+
+@pytest.mark.parametrize("args", [
+    ["solve", "8"], ["count", "8"], ["solve", "8", "--method", "ilp"], ["solve", "20", "--method", "backtrack"],
+    ["count", "6", "--method", "cp"], ["solve", "8", "--method", "cp", "--solver", "minizinc"],
+    ["solve", "8", "--solver", "kissat"], ["solve", "8", "--method", "local-search"]],
+    ids=lambda args: " ".join(args[2:]) or args[0])
+def test_the_longest_time_limit_works(tmp_path, args):
+    if "cp" in args and not importable("ortools"):
+        pytest.skip("no OR-Tools")
+    if "minizinc" in args or "kissat" in args:
+        from nqueens_kit.solvers import get_solver
+
+        solver = get_solver(args[args.index("--method") + 1] if "--method" in args else "sat",
+                            args[args.index("--solver") + 1])
+        if not solver.available():
+            pytest.skip(f"no {solver.name}")
+    code, _, out, err = _timed([*args, "--time-limit", "2e6"], tmp_path)
+    assert code == 0 and err == "" and ("solved, verified" in out or "solutions" in out), (code, out, err)
+
+
+@pytest.mark.parametrize("limit", ["2000001", "2.2e6", "1e9", "999999999"])
+def test_a_longer_time_limit_is_refused_in_one_line(tmp_path, limit):
+    code, _, out, err = _timed(["solve", "8", "--time-limit", limit], tmp_path)
+    assert (code, out) == (2, "") and err.count("\n") == 1 and "at most 2,000,000 seconds" in err, err
+
+
+def test_a_deadline_before_the_job_ends_the_command_in_one_line(tmp_path):
+    """A limit far shorter than the command's start-up: the command stops within the margin, in one line."""
+    code, wall, out, err = _timed(["solve", "1000", "--encoding", "sequential", "--time-limit", "0.01"], tmp_path)
+    assert code == 3 and wall <= 0.01 + LIMIT_MARGIN and "Traceback" not in err, (code, wall, out, err)
+    assert err.count("\n") <= 1 and ("time limit" in out + err)
+
+
+# ------------------------------------------------------------------------------ the watchdog's own stop
+
+STUBBORN = textwrap.dedent("""
+    import subprocess, sys, time
+    from nqueens_kit.methods import verbs
+
+    MARKER = sys.argv[1]
+
+    def stubborn(*args, **kwargs):  # a library that swallows Ctrl-C, with a process of its own running
+        subprocess.Popen(["sleep", MARKER])
+        print("nqueens-kit: ready: stubborn", file=sys.stderr, flush=True)
+        while True:
+            try:
+                time.sleep(60)
+            except KeyboardInterrupt:
+                pass
+
+    verbs.prepare = stubborn
+    sys.argv = ["nqueens-kit", *sys.argv[2:]]
+    from nqueens_kit.cli import run
+    run()
+""")
+
+
+def _stubborn(marker: str, args: list[str], tmp: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-c", STUBBORN, marker, *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ, TMPDIR=str(tmp)))
+
+
+def test_a_swallowed_ctrl_c_still_ends_the_command(tmp_path):
+    """Ctrl-C that a library swallows (numba's compiler has done so): the watchdog ends the command half a
+    second later, its children killed, with the usual line and status."""
+    marker = f"600.{os.getpid() % 10**6:06d}1"
+    proc = _stubborn(marker, ["solve", "8", "--method", "backtrack"], tmp_path)
+    assert proc.stderr is not None
+    assert proc.stderr.readline() == "nqueens-kit: ready: stubborn\n"
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    took = time.monotonic() - sent
+    assert (proc.returncode, err) == (130, INTERRUPTED + "\n") and 0.4 <= took <= STOP_WITHIN, (took, err)
+    _nothing_left(marker, folder=tmp_path)
+
+
+STUBBORN_WRITER = textwrap.dedent("""
+    import sys, time
+    from nqueens_kit.methods import verbs
+    from nqueens_kit.runtime.files import written_whole
+
+    TARGET = sys.argv[1]
+
+    def stubborn(*args, **kwargs):  # stuck half-way through writing its output, deaf to Ctrl-C
+        with written_whole(TARGET) as out:
+            out.write("half of a new file")
+            out.flush()
+            print("nqueens-kit: ready: writing", file=sys.stderr, flush=True)
+            while True:
+                try:
+                    time.sleep(60)
+                except KeyboardInterrupt:
+                    pass
+
+    verbs.prepare = stubborn
+    sys.argv = ["nqueens-kit", *sys.argv[2:]]
+    from nqueens_kit.cli import run
+    run()
+""")
+
+
+@pytest.mark.parametrize("existed", [True, False], ids=["over-a-file", "new-file"])
+def test_a_command_ended_by_its_watchdog_leaves_no_draft(tmp_path, existed):
+    """Ended by the watchdog in the middle of a write: the draft is removed, the file there before is whole."""
+    target = tmp_path / "out.cnf"
+    if existed:
+        target.write_text("the old file\n")
+    proc = subprocess.Popen([sys.executable, "-c", STUBBORN_WRITER, str(target), "solve", "8", "--method", "backtrack"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        assert proc.stderr.readline() == "nqueens-kit: ready: writing\n"
+        assert any(path.name.startswith(".nqk-") for path in tmp_path.iterdir())  # the draft is there
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()  # (a test that failed above leaves nothing running)
+        proc.wait()
+    assert (proc.returncode, err) == (130, INTERRUPTED + "\n")
+    assert sorted(path.name for path in tmp_path.iterdir()) == (["out.cnf"] if existed else [])
+    if existed:
+        assert target.read_text() == "the old file\n"
+
+
+def test_a_deadline_the_command_does_not_heed_still_ends_it(tmp_path):
+    """The deadline passes while the command's own work swallows the stop: ended half a second later, exit
+    status 3, one line."""
+    marker = f"600.{os.getpid() % 10**6:06d}2"
+    start = time.monotonic()
+    proc = _stubborn(marker, ["solve", "8", "--method", "backtrack", "--time-limit", "1", "--json"], tmp_path)
+    out, err = proc.communicate(timeout=30)
+    took = time.monotonic() - start
+    assert proc.returncode == 3 and took <= 1 + LIMIT_MARGIN, (took, out, err)
+    lines = [line for line in err.splitlines() if "ready" not in line]
+    assert lines == ["nqueens-kit: no answer within the time limit of 1 s"], err
+    assert json.loads(out)["status"] == "timeout"
+    _nothing_left(marker, folder=tmp_path)
