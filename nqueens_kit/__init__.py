@@ -55,7 +55,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"
 
 #: Where each public name lives (imported on first use).
 _HOMES = {

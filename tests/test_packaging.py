@@ -1,4 +1,4 @@
-"""The project's own promises: the same dependencies in pyproject.toml and environment.yml, the README's
+"""The project's own promises: the same dependencies in pyproject.toml and the two conda environments, the README's
 two set-up commands and CI calling the README's test command, the package's metadata for PyPI, the README's
 extras and chapter times, and the book's reference pages held to the code they describe."""
 
@@ -27,11 +27,22 @@ def _name(requirement: str) -> str:
 TESTED_PYTHON = "3.11"
 
 
-def _environment_items() -> tuple[list[str], list[str]]:
-    """The conda and the pip items of environment.yml's dependencies, comments left out."""
+#: The conda environments and what each declares: environment.yml the course as ``make run`` installs it (the
+#: runtime and the extras the Makefile's ``EXTRAS_course`` names), with the kit installed from the checkout
+#: and not editable; environment-dev.yml every extra, with the kit installed editable.
+ENVIRONMENTS = {"environment.yml": ("course",), "environment-dev.yml": None}
+#: Conda packages no extra names: the interpreter, the installer, CBC (conda-forge's PuLP calls conda-forge's),
+#: MiniZinc with Gecode (no PyPI package: Debian's or conda's).
+CONDA_ONLY = {"environment.yml": {"python", "pip", "coin-or-cbc"},
+              "environment-dev.yml": {"python", "pip", "coin-or-cbc", "minizinc"}}
+
+
+def _environment_items(file: str = "environment.yml") -> tuple[list[str], list[str], list[str]]:
+    """The conda items, the pip packages and the pip lines that install the kit itself (``-e .``,
+    ``.[course]``) of an environment file's dependencies, comments left out."""
     conda, pip = [], []
     section = None
-    for line in (ROOT / "environment.yml").read_text().splitlines():
+    for line in (ROOT / file).read_text().splitlines():
         stripped = line.split("#", 1)[0].rstrip()
         if re.match(r"^\S", stripped):
             section = stripped.rstrip(":")
@@ -42,66 +53,98 @@ def _environment_items() -> tuple[list[str], list[str]]:
             if item.startswith("pip:"):
                 continue
             (pip if len(indent) > 2 else conda).append(item.strip())
-    return conda, [i for i in pip if not i.startswith("-e")]
+    kit = [i for i in pip if i.startswith(("-e", "."))]
+    return conda, [i for i in pip if i not in kit], kit
 
 
-def _requirements(project: dict) -> list[str]:
-    """Every requirement of pyproject.toml: the runtime ones and those of every extra (the kit's own extras,
-    ``nqueens-kit[...]``, left out: their packages are listed under their own names)."""
+def _extras(project: dict, names: tuple[str, ...] | None) -> list[str]:
+    """The extras ``names`` and every extra they include through ``nqueens-kit[...]`` (None: every extra)."""
+    extras = project["optional-dependencies"]
+    todo, seen = list(extras if names is None else names), []
+    while todo:
+        name = todo.pop(0)
+        if name in seen:
+            continue
+        seen.append(name)
+        for req in extras[name]:
+            if _name(req) == "nqueens-kit":
+                todo += re.fullmatch(r"nqueens-kit\[(.*)\]", req.replace(" ", "")).group(1).split(",")
+    return seen
+
+
+def _requirements(project: dict, extras: tuple[str, ...] | None = None) -> list[str]:
+    """The requirements of pyproject.toml: the runtime ones and those of ``extras`` and the extras they include
+    (None: every extra); the kit's own extras, ``nqueens-kit[...]``, left out: their packages are listed under
+    their own names."""
     found = list(project["dependencies"])
-    for reqs in project["optional-dependencies"].values():
-        found += [r for r in reqs if _name(r) != "nqueens-kit"]
+    for name in _extras(project, extras):
+        found += [r for r in project["optional-dependencies"][name] if _name(r) != "nqueens-kit"]
     return found
 
 
-def test_the_environment_declares_every_part_of_pyproject_with_its_versions():
-    """Runtime and every extra (the browser edition's too): each package pip would install on the pinned
-    Python on Linux is in environment.yml with the same version specifier, and nothing else is."""
+@pytest.mark.parametrize("file", sorted(ENVIRONMENTS))
+def test_each_environment_declares_its_part_of_pyproject_with_its_versions(file):
+    """environment.yml: the runtime and the course extra; environment-dev.yml: the runtime and every extra (the
+    browser edition's too).  Each package pip would install on the pinned Python on Linux is in the file with
+    the same version specifier, and nothing else is."""
     from packaging.markers import default_environment
     from packaging.requirements import Requirement
     from packaging.specifiers import SpecifierSet
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extras = ENVIRONMENTS[file]
     where = {**default_environment(), "python_version": TESTED_PYTHON, "python_full_version": f"{TESTED_PYTHON}.0",
              "sys_platform": "linux", "platform_system": "Linux", "platform_machine": "x86_64"}
     wanted: dict[str, set[str]] = {}
-    for text in _requirements(project):
+    for text in _requirements(project, extras):
         req = Requirement(text)
         if req.marker is None or req.marker.evaluate(where):
             wanted.setdefault(_name(text), set()).add(str(req.specifier))
-    conda, pip = _environment_items()
-    # the interpreter, the installer, CBC for PuLP 4.x, MiniZinc with Gecode (no PyPI package: Debian's or conda's)
-    conda_only = {"python", "pip", "coin-or-cbc", "minizinc"}
+    conda, pip, _ = _environment_items(file)
     declared: dict[str, str] = {}
     for item in conda + pip:
         name = _name(item)
-        assert name not in declared, f"environment.yml lists {name} twice"
+        assert name not in declared, f"{file} lists {name} twice"
         declared[name] = item[len(re.split(r"[<>=!~ ]", item, maxsplit=1)[0]):].strip()
     missing = set(wanted) - set(declared)
-    assert not missing, f"missing from environment.yml: {sorted(missing)}"
-    every_name = {_name(r) for r in _requirements(project)}
-    unknown = set(declared) - every_name - conda_only
-    assert not unknown, f"environment.yml lists packages pyproject.toml does not declare: {sorted(unknown)}"
+    assert not missing, f"missing from {file}: {sorted(missing)}"
+    its_names = {_name(r) for r in _requirements(project, extras)}
+    unknown = set(declared) - its_names - CONDA_ONLY[file]
+    assert not unknown, f"{file} lists packages its extras {extras or 'all'} do not declare: {sorted(unknown)}"
     for name, specifiers in sorted(wanted.items()):
         assert len(specifiers) == 1, f"pyproject.toml asks for {name} as {sorted(specifiers)}"
-        assert SpecifierSet(declared[name]) == SpecifierSet(specifiers.pop()), (
-            f"{name}: environment.yml says {declared[name]!r}, pyproject.toml {sorted(wanted[name])}")
+        (specifier,) = specifiers
+        assert SpecifierSet(declared[name]) == SpecifierSet(specifier), (
+            f"{name}: {file} says {declared[name]!r}, pyproject.toml {specifier!r}")
     assert "nqueens-kit" not in declared
-    assert "-e ." in (ROOT / "environment.yml").read_text()
+
+
+def test_the_light_environment_installs_what_make_run_does_not_editable():
+    """environment.yml installs the kit from the checkout as a wheel with the extras make run installs;
+    environment-dev.yml installs it editable."""
+    makefile = (ROOT / "Makefile").read_text()
+    run_extras = re.search(r"^EXTRAS_course := (.*)$", makefile, re.M).group(1).strip()
+    assert re.search(r"^run: \$\(COURSE\)", makefile, re.M) and "COURSE := $(VENV)/.installed-course" in makefile
+    assert ENVIRONMENTS["environment.yml"] == tuple(run_extras.split(","))
+    assert _environment_items("environment.yml")[2] == [f".[{run_extras}]"]
+    assert _environment_items("environment-dev.yml")[2] == ["-e ."]
 
 
 def test_the_environment_pins_the_python_the_kit_is_tested_on():
-    conda, _ = _environment_items()
-    (python,) = [item for item in conda if _name(item) == "python"]
-    assert python == f"python={TESTED_PYTHON}", f"environment.yml should pin python={TESTED_PYTHON}, not {python!r}"
+    for file in ENVIRONMENTS:
+        conda, _, _ = _environment_items(file)
+        (python,) = [item for item in conda if _name(item) == "python"]
+        assert python == f"python={TESTED_PYTHON}", f"{file} should pin python={TESTED_PYTHON}, not {python!r}"
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert f"Programming Language :: Python :: {TESTED_PYTHON}" in project["classifiers"]
     times = json.loads((ROOT / "notebooks" / "data" / "chapter-times.json").read_text())
     assert times["machine"]["python"].startswith(TESTED_PYTHON + "."), "the chapters were timed on another Python"
 
 
-def test_environment_name():
+def test_environment_names():
+    """Two names, so that both environments can live side by side."""
     assert re.search(r"^name:\s*nqueens-kit\s*$", (ROOT / "environment.yml").read_text(), re.M)
+    assert re.search(r"^name:\s*nqueens-kit-dev\s*$", (ROOT / "environment-dev.yml").read_text(), re.M)
 
 
 def test_readme_names_two_setup_commands_and_ci_uses_the_test_one():
@@ -157,9 +200,9 @@ SOURCE = "https://github.com/nqueens-kit/nqueens-kit"
 
 def test_the_metadata_a_stranger_reads_on_pypi():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert project["urls"] == {"Homepage": DOCS, "Documentation": DOCS, "Source": SOURCE, "Issues": SOURCE + "/issues"}
-    assert project["authors"] and project["maintainers"]
-    assert all("email" not in person for person in project["authors"] + project["maintainers"])
+    assert project["urls"] == {"Homepage": DOCS, "Documentation": DOCS, "Source": SOURCE, "Issues": SOURCE + "/issues",
+                               "Changelog": SOURCE + "/blob/main/CHANGELOG.md"}
+    assert project["authors"] and project["maintainers"]  # their addresses, if any, are CITATION.cff's (test_release)
     classifiers = project["classifiers"]
     assert sum(c.startswith("Development Status :: ") for c in classifiers) == 1
     assert {"Intended Audience :: Education", "Intended Audience :: Science/Research"} <= set(classifiers)
@@ -325,7 +368,8 @@ def test_sdist_and_wheel_carry_tests_notebooks_and_types(tmp_path):
     tests = {f"tests/{p.name}" for p in (ROOT / "tests").glob("*.py")}
     assert tests <= members and "tests/conftest.py" in members
     assert {f"notebooks/{name}" for name in chapters} <= members and "notebooks/data/sweep.csv" in members
-    assert {"Makefile", "environment.yml", "LICENSE", "README.md", "pyproject.toml"} <= members
+    assert {"Makefile", "environment.yml", "environment-dev.yml", "LICENSE", "README.md", "pyproject.toml",
+            "CHANGELOG.md", "CITATION.cff", "CONTRIBUTING.md", "tests/cff-1.2.0.schema.json"} <= members
     book = {p.relative_to(ROOT).as_posix() for p in (ROOT / "book").rglob("*")
             if p.is_file() and "__pycache__" not in p.parts}
     assert {"book/conf.py", "book/index.md", "book/references.bib", "book/build_site.py",
