@@ -348,6 +348,19 @@ def site_page(nb: NotebookNode, name: str, in_lite: bool, lite_url: str = LITE_U
     return nb
 
 
+def book_source(path: Path, notebooks: Path | None = None) -> bytes:
+    """A file of the book folder as Sphinx gets it: a page that holds the place of the chapters' stored
+    running times (the guide for lecturers) with the table filled in from ``notebooks``' ``data/``
+    (:func:`nqueens_kit.course.syllabus.fill_times`), so the page shows the figures the build has; any other
+    file as it is."""
+    from nqueens_kit.course.syllabus import TIMES_BEGIN, fill_times
+
+    data = path.read_bytes()
+    if path.suffix == ".md" and TIMES_BEGIN.encode() in data:
+        return fill_times(data.decode("utf-8"), notebooks).encode("utf-8")
+    return data
+
+
 def _works_by_chapter(bib: Path) -> dict[str, list[str]]:
     """``{"ch01": [keys], ...}`` from the ``keywords`` of the entries of ``references.bib``."""
     found: dict[str, list[str]] = {}
@@ -470,7 +483,7 @@ def build_site(dest: str | os.PathLike[str], chapters: list[str] | None = None, 
     # 2. The Sphinx sources: the book folder, the executed chapters with their works, the landing page.
     for path in sorted(book_folder.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts and path.name not in ("index.md", *BUILD_SCRIPTS):
-            _write_if_changed(src / path.relative_to(book_folder), path.read_bytes())
+            _write_if_changed(src / path.relative_to(book_folder), book_source(path, source))
     works = _works_by_chapter(book_folder / "references.bib")
     cards, toc = [], []
     in_lite, lite_url = lite_chapters(), os.environ.get("NQUEENS_KIT_LITE_URL", LITE_URL)
