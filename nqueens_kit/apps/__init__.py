@@ -20,6 +20,9 @@
   solve, enumeration and sweep in the background with a time limit and a Stop button, so no app can freeze
   a lecture; :mod:`.svg`: the board as SVG (with ``data-n`` and an ``aria-label`` a browser test can read).
 
+They need ipywidgets and matplotlib, which ``pip install nqueens-kit`` leaves out: ``pip install
+"nqueens-kit[widgets]"`` (or ``[course]``) brings them, and importing this package without them says so.
+
 The apps name no method: what they offer, and how they word an answer, they ask of the registry
 (:mod:`nqueens_kit.methods`), so a method added there appears in them.  Every app is a widget whose controls
 are attributes, so a test or a notebook can drive it (``app.n.value = 9``, ``app.next_button.click()``) and
@@ -32,6 +35,14 @@ combination never raises out of a callback: the app shows the one-line message.
 """
 
 from __future__ import annotations
+
+from ..runtime.extras import needs_extra
+
+try:  # pip install nqueens-kit leaves the widgets and the figures out: name the extra that brings them
+    import ipywidgets  # noqa: F401
+    import matplotlib  # noqa: F401
+except ModuleNotFoundError as missing:
+    raise needs_extra(missing, __name__) from None
 
 from .board_explorer import BoardExplorer, board_explorer
 from .common import APP_TIME_LIMIT, Job, installed_solvers

@@ -9,6 +9,9 @@
                       [--max-runs N] [--quiet]
     nqueens-kit plot results.csv -o fig.png|fig.svg [--kind time|size|build-solve] [--metric total|solve|build]
     nqueens-kit report results.csv -o report/
+
+A sweep needs the core alone; what draws (``--plot``, ``plot``, ``report``) needs matplotlib, the ``plots``
+extra: without it the command refuses in one line naming the extra (``bench --plot`` before any run).
 """
 
 from __future__ import annotations

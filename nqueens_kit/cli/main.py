@@ -43,7 +43,7 @@ from types import FrameType
 from typing import NoReturn
 
 from .. import __version__
-from ..errors import InputError, KitBug, NQueensError, SolverError
+from ..errors import ExtraNeeded, InputError, KitBug, NQueensError, SolverError
 from .common import EXIT_BUG, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, EXIT_TIMEOUT, PROG, Parser, print_json
 from .startup import DeadlinePassed, end, process_started, silence_stdout, startup_interrupt, watch, watchdog
 
@@ -314,6 +314,8 @@ def _outcome(exc: BaseException, argv: Sequence[str]) -> int:
         return EXIT_INTERRUPTED
     if isinstance(exc, SolverError):
         return _fail(str(exc), argv, EXIT_NO)
+    if isinstance(exc, ExtraNeeded):  # a command whose figures need matplotlib, in a core install: which extra
+        return _fail(ExtraNeeded.said_of(_command_in(argv), exc.package, exc.extra), argv)
     if isinstance(exc, NQueensError):
         return _fail(str(exc), argv)
     if isinstance(exc, BrokenPipeError):

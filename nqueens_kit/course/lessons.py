@@ -37,6 +37,7 @@ from ..methods.sat.encodings import ENCODINGS
 from ..problem.board import Cell, Problem
 from ..problem.results import SolveResult
 from ..runtime import browser
+from ..runtime.extras import require
 from ..solvers import ILP_SOLVERS, get_solver
 from ..viz.style import use_presentation
 
@@ -205,6 +206,7 @@ def projector_style() -> None:
     first passed through :func:`readable`, so the fixed small sizes some figures use (a board's row numbers,
     the values in a heat map) are enlarged too.  Outside IPython only the sizes change.
     """
+    require(f"{__name__}.projector_style", "matplotlib")
     import matplotlib
     import matplotlib.pyplot  # noqa: F401  (pyplot picks its backend, which sets its defaults: before ours)
 
@@ -363,6 +365,7 @@ def plot_tree_sizes(rows: Sequence[TreeSize], title: str | None = None) -> Figur
     """Nodes against n, one panel with an objective (max-queens with cliques and with edges) and one without
     (lines and pairwise); solid lines for cliques, dashed for edges, a colour and marker per solver, and one
     legend for both panels below them."""
+    require(f"{__name__}.plot_tree_sizes", "matplotlib")
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 

@@ -24,9 +24,14 @@ import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypedDict
 
-from matplotlib import pyplot as plt
-from matplotlib.figure import Figure
-from matplotlib.patches import FancyArrowPatch, Patch, Rectangle
+from ..runtime.extras import needs_extra
+
+try:
+    from matplotlib import pyplot as plt
+    from matplotlib.figure import Figure
+    from matplotlib.patches import FancyArrowPatch, Patch, Rectangle
+except ModuleNotFoundError as missing:  # pip install nqueens-kit leaves matplotlib out: name the extra
+    raise needs_extra(missing, __name__) from None
 
 from ..errors import InputError
 from ..viz.boards import FRAME_COLOUR, draw_board

@@ -20,12 +20,17 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 
-from matplotlib import pyplot as plt
-from matplotlib.axes import Axes
-from matplotlib.collections import LineCollection
-from matplotlib.colors import ListedColormap
-from matplotlib.figure import Figure
-from matplotlib.patches import Rectangle
+from ..runtime.extras import needs_extra
+
+try:
+    from matplotlib import pyplot as plt
+    from matplotlib.axes import Axes
+    from matplotlib.collections import LineCollection
+    from matplotlib.colors import ListedColormap
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Rectangle
+except ModuleNotFoundError as missing:  # pip install nqueens-kit leaves matplotlib out: name the extra
+    raise needs_extra(missing, __name__) from None
 
 from ..errors import InputError
 from ..problem.board import Cell, check_cell

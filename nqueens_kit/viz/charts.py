@@ -23,12 +23,17 @@ import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
-from matplotlib import pyplot as plt
-from matplotlib.axes import Axes
-from matplotlib.axis import Axis
-from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
-from matplotlib.ticker import FuncFormatter, LogFormatter, MaxNLocator, NullFormatter
+from ..runtime.extras import needs_extra
+
+try:
+    from matplotlib import pyplot as plt
+    from matplotlib.axes import Axes
+    from matplotlib.axis import Axis
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import FuncFormatter, LogFormatter, MaxNLocator, NullFormatter
+except ModuleNotFoundError as missing:  # pip install nqueens-kit leaves matplotlib out: name the extra
+    raise needs_extra(missing, __name__) from None
 
 from ..errors import InputError, NQueensError
 from ..methods import Choice, get_method

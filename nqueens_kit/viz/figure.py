@@ -13,9 +13,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from matplotlib import pyplot as plt
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
+from ..runtime.extras import needs_extra
+
+try:
+    from matplotlib import pyplot as plt
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+except ModuleNotFoundError as missing:  # pip install nqueens-kit leaves matplotlib out: name the extra
+    raise needs_extra(missing, __name__) from None
 
 from ..errors import InputError
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from ..methods import METHODS, Choice, get_method
 from ..palette import OKABE_ITO, TOL_MUTED
+from ..runtime.extras import require
 
 if TYPE_CHECKING:
     from ..methods.base import PlotStyle
@@ -86,6 +87,7 @@ def plot_styles(choices: Iterable[Choice]) -> dict[Choice, PlotStyle]:
     >>> [(look["color"], look["marker"]) for look in looks.values()]
     [('#0072B2', 'o'), ('#E69F00', 'o')]
     """
+    require(f"{__name__}.plot_styles", "matplotlib")
     from matplotlib.colors import to_hex
 
     claimed = {to_hex(m.colour(v)).upper() for m in METHODS.values() for v in [*m.variants(), None]}
@@ -130,6 +132,7 @@ def _spare_colour(spares: Iterable[str], taken: set[str]) -> str:
 @contextmanager
 def presentation() -> Iterator[None]:
     """Within this block, matplotlib draws with projector-sized fonts and lines."""
+    require(f"{__name__}.presentation", "matplotlib")
     import matplotlib
 
     with matplotlib.rc_context(PRESENTATION_RC):  # type: ignore[arg-type]
@@ -139,6 +142,7 @@ def presentation() -> Iterator[None]:
 def use_presentation() -> None:
     """From now on, matplotlib draws every figure with projector-sized fonts and lines (as inside
     :func:`presentation`): one call at the top of a chapter makes all its figures readable in a hall."""
+    require(f"{__name__}.use_presentation", "matplotlib")
     import matplotlib
 
     matplotlib.rcParams.update(PRESENTATION_RC)  # type: ignore[arg-type]
