@@ -10,6 +10,7 @@ core dependencies alone into a new venv, from the package index, and runs the co
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -153,13 +154,17 @@ def test_the_wheel_installs_the_core_alone_and_its_command_runs(tmp_path):
     source, wheels, venv = tmp_path / "source", tmp_path / "wheels", tmp_path / "venv"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
         ".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", ".*_cache", "results", "report", "my-course"))
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     python, script = venv / "bin" / "python", venv / "bin" / "nqueens-kit"
+
+    # nothing of this interpreter's: its path (the checkout, were it on PYTHONPATH) would let pip take the kit
+    # as installed already
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
 
     def run(*argv: str | Path) -> subprocess.CompletedProcess[str]:
         return subprocess.run([str(a) for a in argv], capture_output=True, text=True, timeout=900, cwd=tmp_path,
-                              check=False)
+                              env=env, check=False)
 
+    assert run(sys.executable, "-m", "venv", venv).returncode == 0
     built = run(python, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", wheels, source)
     assert built.returncode == 0, built.stderr[-2000:]
     (wheel,) = wheels.glob("nqueens_kit-*.whl")
