@@ -237,7 +237,7 @@ def _start(args, **kwargs):
 def _wait_for_solving_child(proc: subprocess.Popen, timeout: float = 120.0) -> None:
     """Wait until the command has started the child that solves: by then its signal handlers are installed
     (they are installed before any work starts), so a signal meets the command, not Python's start-up."""
-    from nqueens_kit.runtime.isolate import _descendants
+    from nqueens_kit.runtime.tree import _descendants
 
     deadline = time.monotonic() + timeout
     while not _descendants(proc.pid):

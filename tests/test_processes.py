@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 import nqueens_kit as kit
-from nqueens_kit.runtime.isolate import _descendants
+from nqueens_kit.runtime.tree import _descendants
 from nqueens_kit.solvers import SAT_SOLVERS
 from nqueens_kit.solvers.base import first_version_line
 from nqueens_kit.solvers.dimacs_binary import Binary
@@ -230,9 +230,9 @@ def test_lying_solver(tmp_path, capsys, marker, body, args, code, status, fragme
 def test_lying_solver_where_exits_are_polled(tmp_path, capsys, monkeypatch, marker, without, case):
     """Without pidfd (Linux before 5.3) the exit is polled; without waitid (macOS before Python 3.13) the
     poll reaps it: the same outcomes."""
-    from nqueens_kit.runtime import isolate
+    from nqueens_kit.runtime import executable
 
-    monkeypatch.setattr(isolate, "_pidfd", lambda pid: None)
+    monkeypatch.setattr(executable, "_pidfd", lambda pid: None)
     if without == "waitid":
         monkeypatch.delattr(os, "waitid")
     body, args, code, status, fragment = next(case_[1:] for case_ in LIES if case_[0] == case)
@@ -566,13 +566,13 @@ def test_a_job_that_answers_and_leaves_a_process_behind_leaves_nothing(marker):
 
 def test_a_job_with_nothing_below_it_is_stopped_without_a_table(monkeypatch):
     """An answer from a child with no process below it is taken without reading the process table."""
-    from nqueens_kit.runtime import isolate
+    from nqueens_kit.runtime import isolate, tree
 
     def no_table() -> dict:
         raise AssertionError("the process table was read for a child that had nothing below it")
 
     if not isolate.become_subreaper():
         pytest.skip("no subreaper here (Linux only): the child cannot vouch for its tree")
-    monkeypatch.setattr(isolate, "_process_table", no_table)
+    monkeypatch.setattr(tree, "_process_table", no_table)
     run = isolate.run_in_child(_answer_alone, (), time_limit=30)
     assert run.status == isolate.Ended.DONE and run.value == 2
