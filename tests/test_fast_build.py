@@ -12,6 +12,7 @@ import pytest
 from nqueens_kit.errors import InputError
 from nqueens_kit.formats import dimacs
 from nqueens_kit.formats.dimacs import parse_dimacs, read_dimacs, write_dimacs_arrays, write_dimacs_clauses
+from nqueens_kit.methods.sat import clauses as clauses_module
 from nqueens_kit.methods.sat import cnf as cnf_module
 from nqueens_kit.methods.sat.cnf import (
     PackedClauses,
@@ -135,7 +136,7 @@ def test_array_writer_writes_the_same_bytes(chunk, table, monkeypatch, tmp_path)
             assert dimacs_text(fast, comments) == dimacs_text(slow, comments)
         write_dimacs(fast, tmp_path / "fast.cnf")
         text = io.StringIO()
-        write_dimacs_clauses(text, slow.num_vars, slow.clauses, cnf_module._dimacs_header_comments(slow), slow.groups)
+        write_dimacs_clauses(text, slow.num_vars, slow.clauses, clauses_module._dimacs_header_comments(slow), slow.groups)
         assert (tmp_path / "fast.cnf").read_text() == text.getvalue()
         back = read_dimacs(tmp_path / "fast.cnf")
         assert back.clauses == slow.clauses and back.num_vars == slow.num_vars
@@ -208,7 +209,7 @@ def test_line_template_refuses_bad_input_in_one_line(args, word):
 def test_a_large_list_formula_is_written_through_arrays_too(monkeypatch, tmp_path):
     slow = build_readable(Problem(9, [(2, 2)]), "sequential")
     expected = dimacs_text(slow)
-    monkeypatch.setattr(cnf_module, "FAST_ABOVE", 0)
+    monkeypatch.setattr(clauses_module, "FAST_ABOVE", 0)  # what write_dimacs reads
     write_dimacs(slow, tmp_path / "list.cnf")
     assert slow.has_list() and (tmp_path / "list.cnf").read_text() == expected
 

@@ -144,7 +144,7 @@ def _line_literals(problem: Problem, numbering: Sequence[int] | None = None
     try:
         import numpy as np
 
-        from .cnf import _board_line_cells
+        from .packed import _board_line_cells
     except ImportError:  # no numpy (a browser without it): the lines' cells one by one
         table = list(range(n * n + 1)) if numbering is None else [0, *numbering]
         for line in problem.lines():
