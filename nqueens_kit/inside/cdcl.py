@@ -27,55 +27,39 @@ MiniSat's phase saving, Luby restarts):
 ['decide', 'propagate']
 >>> trace(3).status, trace(3).events[-1].kind
 ('infeasible', 'conflict')
+
+The trace's types are in :mod:`.events`, its reading (the state at a step, the implication graph) in
+:mod:`.implication`; their public names are importable from here too.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 
 from ..errors import InputError
-from ..methods.sat.cnf import CNF, build_cnf
-from ..problem.board import Cell, Problem, verify
-from ..problem.results import JSON, Status
+from ..methods.sat.cnf import build_cnf
+from ..problem.board import Problem, verify
+from ..problem.results import Status
 from ..runtime.limits import check_time_limit
 from ..solvers import get_solver
+from .events import KINDS as KINDS
+from .events import Event as Event
+from .events import Trace as Trace
+from .events import event_text as event_text
+from .implication import ImplicationGraph as ImplicationGraph
+from .implication import TraceState as TraceState
+from .implication import conflict_steps as conflict_steps
+from .implication import implication_graph as implication_graph
+from .implication import state_at as state_at
+from .implication import trail_at as trail_at
 
-#: The kinds of events, in the order a reader meets them.
-KINDS = ("decide", "propagate", "conflict", "learn", "backjump", "restart")
 #: Traces are for reading: past this many events the solver stops and says so.
 DEFAULT_MAX_EVENTS = 50_000
 #: The largest board the kit's own solver takes (a trace of a larger one is unreadable anyway).
 MAX_TRACE_N = 30
 #: What a conflict teaches the solver: a first-UIP clause (CDCL), or only "not these decisions" (DPLL).
 LEARNING = ("first-uip", "decisions")
-
-
-@dataclass(frozen=True)
-class Event:
-    """One step of the search.
-
-    ``level`` is the decision level the step happens at.  ``literal`` is the decided or propagated literal;
-    ``clause`` the reason of a propagation, the false clause of a conflict, or the learned clause;
-    ``to_level`` the level a backjump or restart goes back to.
-    """
-
-    kind: str
-    level: int
-    literal: int | None = None
-    clause: tuple[int, ...] = ()
-    to_level: int | None = None
-
-    def as_dict(self) -> dict[str, JSON]:
-        out: dict[str, JSON] = {"kind": self.kind, "level": self.level}
-        if self.literal is not None:
-            out["literal"] = self.literal
-        if self.clause or self.kind in ("conflict", "learn"):
-            out["clause"] = list(self.clause)
-        if self.to_level is not None:
-            out["to_level"] = self.to_level
-        return out
 
 
 def _luby(i: int) -> int:
@@ -365,28 +349,6 @@ class Solver:
 # ---------------------------------------------------------------------------------------- traces
 
 
-@dataclass
-class Trace:
-    """The trace of one problem: its events, the answer, the board (verified) and the formula."""
-
-    cnf: CNF
-    events: list[Event]
-    status: str
-    queens: list[Cell] = field(default_factory=list)
-    stats: dict[str, int] = field(default_factory=dict)
-    learned: list[tuple[int, ...]] = field(default_factory=list)
-    engine: str = "kit"
-    note: str = ""
-
-    def as_dict(self) -> dict[str, JSON]:
-        return {"n": self.cnf.n, "encoding": self.cnf.encoding, "engine": self.engine, "status": self.status,
-                "queens": [list(q) for q in self.queens], "stats": self.stats,
-                "events": [e.as_dict() for e in self.events], **({"note": self.note} if self.note else {})}
-
-    def lines(self) -> list[str]:
-        return [event_text(event, self.cnf) for event in self.events]
-
-
 def _problem(problem: Problem | int) -> Problem:
     problem = problem if isinstance(problem, Problem) else Problem(problem)
     if problem.n > MAX_TRACE_N:
@@ -501,182 +463,3 @@ def trace_cadical(problem: Problem | int, encoding: str = "pairwise", max_events
     if len(events) >= max_events:
         result.note = f"the first {max_events:,} events are kept"
     return result
-
-
-def event_text(event: Event, cnf: CNF) -> str:
-    """One event in the lectures' notation, e.g. ``propagate  L2  ¬P[3,4]  because ¬P[1,2] ∨ ¬P[3,4]``."""
-    name = cnf.literal_name
-
-    def clause(lits: Sequence[int]) -> str:
-        return " ∨ ".join(name(lit) for lit in lits) if lits else "⊥ (the empty clause)"
-
-    head = f"{event.kind:<9} L{event.level:<2}"
-    if event.kind == "decide":
-        return f"{head} {name(event.literal or 0)}"
-    if event.kind == "propagate":
-        return f"{head} {name(event.literal or 0)}" + (f"  because {clause(event.clause)}" if event.clause else "")
-    if event.kind == "conflict":
-        return f"{head} every literal false in {clause(event.clause)}"
-    if event.kind == "learn":
-        return f"{head} {clause(event.clause)}  (asserting; back to level {event.to_level})"
-    return f"{head} back to level {event.to_level}"
-
-
-@dataclass
-class TraceState:
-    """The solver's assignment after some steps of a trace: board cells holding a queen (``queens``, of which
-    ``decided`` were decisions), cells ruled out (``blocked``), the false clause if the step is a conflict,
-    the learned clause if it is a learn step, and the decision level."""
-
-    queens: list[Cell]
-    decided: list[Cell]
-    blocked: list[Cell]
-    level: int
-    conflict: tuple[int, ...] = ()
-    learned: tuple[int, ...] = ()
-
-
-def state_at(result: Trace, step: int) -> TraceState:
-    """Replay ``result.events[:step + 1]`` (``step`` -1: before the first event)."""
-    value: dict[int, tuple[bool, int, bool]] = {}  # variable -> (value, level, decided)
-    level = 0
-    event: Event | None = None
-    for event in result.events[:max(0, step + 1)]:
-        if event.kind in ("decide", "propagate") and event.literal is not None:
-            if event.kind == "decide":
-                level = event.level
-            value[abs(event.literal)] = (event.literal > 0, event.level, event.kind == "decide")
-        elif event.kind in ("backjump", "restart") and event.to_level is not None:
-            level = event.to_level
-            value = {v: s for v, s in value.items() if s[1] <= level}
-    cnf = result.cnf
-    top = cnf.board_vars
-    cell = cnf.problem.cell
-    state = TraceState(queens=sorted(cell(v) for v, s in value.items() if v <= top and s[0]),
-                       decided=sorted(cell(v) for v, s in value.items() if v <= top and s[0] and s[2]),
-                       blocked=sorted(cell(v) for v, s in value.items() if v <= top and not s[0]), level=level)
-    if event is not None and step >= 0:
-        if event.kind == "conflict":
-            state.conflict = event.clause
-        elif event.kind == "learn":
-            state.learned = event.clause
-    return state
-
-
-# ------------------------------------------------------------------------------ the implication graph
-
-
-@dataclass
-class ImplicationGraph:
-    """The implication graph of one conflict of a trace (Marques-Silva, Lynce and Malik, *Handbook of
-    Satisfiability*, the CDCL chapter), cut at the first unique implication point.
-
-    ``nodes``: the assigned literals the conflict depends on (each with its level and whether it was a
-    decision), in trail order: every literal of the conflict's level from which the conflict can be
-    reached, and the literals of earlier levels that feed them directly.  ``edges``: (from, to) literal
-    pairs, from each false literal of a reason clause to the literal it forced; ``to`` is 0 for the
-    conflict node κ.  ``uip``: the first UIP, the literal of the conflict level closest to the conflict
-    through which every path from that level's decision to κ passes.  ``conflict_side``: the literals
-    after it that the learning resolved away; the cut separates them (and κ) from the rest, the *reason
-    side*.  ``learned``: the clause the cut gives: the negation of every reason-side literal with an edge
-    across the cut; it is the clause the trace learned at this conflict.
-    """
-
-    level: int
-    conflict: tuple[int, ...]
-    nodes: list[tuple[int, int, bool]]
-    edges: list[tuple[int, int]]
-    uip: int
-    conflict_side: set[int]
-    learned: tuple[int, ...]
-
-    def reason_side(self) -> list[int]:
-        return [lit for lit, _, _ in self.nodes if lit not in self.conflict_side]
-
-    def cut_edges(self) -> list[tuple[int, int]]:
-        """The edges that cross the cut (reason side to conflict side or κ)."""
-        inside = self.conflict_side | {0}
-        return [(a, b) for a, b in self.edges if a not in inside and b in inside]
-
-
-def trail_at(result: Trace, step: int) -> list[tuple[int, int, tuple[int, ...] | None]]:
-    """The solver's trail after ``result.events[:step + 1]``: ``(literal, level, reason clause or None for a
-    decision)`` in the order the literals were set."""
-    trail: list[tuple[int, int, tuple[int, ...] | None]] = []
-    for event in result.events[:max(0, step + 1)]:
-        if event.kind == "decide" and event.literal is not None:
-            trail.append((event.literal, event.level, None))
-        elif event.kind == "propagate" and event.literal is not None:
-            trail.append((event.literal, event.level, event.clause))
-        elif event.kind in ("backjump", "restart") and event.to_level is not None:
-            trail = [entry for entry in trail if entry[1] <= event.to_level]
-    return trail
-
-
-def conflict_steps(result: Trace) -> list[int]:
-    """The indices of the trace's conflict events that were analysed (not the final one at level 0)."""
-    return [k for k, e in enumerate(result.events) if e.kind == "conflict" and e.level > 0]
-
-
-def implication_graph(result: Trace, step: int | None = None) -> ImplicationGraph:
-    """The implication graph at the conflict ``result.events[step]`` (None: the first analysed conflict),
-    cut at the first UIP exactly as the solver's learning does (see :class:`ImplicationGraph`)."""
-    steps = conflict_steps(result)
-    if step is None:
-        if not steps:
-            raise InputError("this trace has no conflict to analyse (it found a board without one)")
-        step = steps[0]
-    if step not in steps:
-        raise InputError(f"step {step} is not an analysed conflict of this trace; conflicts: {steps[:10]}")
-    event = result.events[step]
-    trail = trail_at(result, step - 1)
-    where = {abs(lit): i for i, (lit, _, _) in enumerate(trail)}
-    level_of = {abs(lit): level for lit, level, _ in trail}
-    reason = {abs(lit): clause for lit, _, clause in trail}
-    level = event.level
-    # first-UIP learning, as the solver does it: resolve the current level's literals, last set first
-    seen: set[int] = set()
-    learned: list[int] = []
-    side: set[int] = set()
-    pending, index, clause, uip = 0, len(trail) - 1, event.clause, 0
-    while True:
-        for lit in clause:
-            var = abs(lit)
-            if var == abs(uip) or var in seen or level_of[var] == 0:
-                continue
-            seen.add(var)
-            if level_of[var] == level:
-                pending += 1
-            else:
-                learned.append(lit)
-        while abs(trail[index][0]) not in seen:
-            index -= 1
-        uip = trail[index][0]
-        index -= 1
-        pending -= 1
-        if pending == 0:
-            break
-        side.add(uip)
-        found = reason[abs(uip)]
-        assert found is not None, "a decision before the first UIP"
-        clause = found
-    # the graph: every current-level ancestor of the conflict, and the earlier literals that feed them
-    edges: list[tuple[int, int]] = []
-    keep: set[int] = set()
-    todo = [(0, event.clause)]
-    done: set[int] = set()
-    while todo:
-        target, clause = todo.pop()
-        for lit in clause:
-            var = abs(lit)
-            if var == abs(target) or level_of.get(var, 0) == 0:
-                continue
-            source = -lit  # the literal on the trail that made ``lit`` false
-            edges.append((source, target))
-            keep.add(var)
-            if level_of[var] == level and var not in done and reason[var] is not None:
-                done.add(var)
-                todo.append((source, reason[var] or ()))
-    nodes = sorted(((trail[where[v]][0], level_of[v], reason[v] is None) for v in keep), key=lambda t: where[abs(t[0])])
-    edges = sorted(set(edges), key=lambda e: (where[abs(e[1])] if e[1] else len(trail), where[abs(e[0])]))
-    return ImplicationGraph(level, event.clause, nodes, edges, uip, side, (-uip, *learned))
