@@ -175,7 +175,7 @@ def _run(config, n, repeat, status, seconds, limit=2.0):
 
 
 def test_par2_table_counts_timeouts_as_twice_the_limit():
-    from nqueens_kit.bench.report import _par2_table
+    from nqueens_kit.bench.tables import _par2_table
 
     sat, ilp = ("sat", "pairwise", "pycosat"), ("ilp", "lines", "cbc")
     rows = [_run(sat, 8, 1, "solved", 0.1), _run(sat, 8, 2, "solved", 0.3), _run(sat, 9, 1, "infeasible", 0.2),
@@ -189,7 +189,7 @@ def test_par2_table_counts_timeouts_as_twice_the_limit():
     assert by_label["ILP lines/cbc"][5] == "3 s"                      # (1 + 4 + 4) / 3
     assert by_label["ILP lines/cbc"][6] == "> 2 s"                    # the median run hit the limit
     assert by_label["SAT pairwise/pycosat"][8] == "50%"
-    from nqueens_kit.bench.report import _seconds
+    from nqueens_kit.bench.tables import _seconds
 
     # the summary's quartiles (inclusive), so the report and summarise() agree
     assert by_label["SAT pairwise/pycosat"][7] == f"{_seconds(0.15)} – {_seconds(0.25)}"
