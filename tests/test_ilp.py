@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import nqueens_kit.methods.ilp.model as ilp_model
+import nqueens_kit.methods.ilp.export as ilp_export
 import nqueens_kit.solvers.ilp_pulp as ilp_pulp
 from nqueens_kit.errors import InputError, NQueensError, SolverNotAvailable
 from nqueens_kit.methods import count, iter_boards, solve, solve_ilp
@@ -405,7 +405,7 @@ def test_export_unwritable(monkeypatch, tmp_path):
     def refuse(self, filename, *args, **kwargs):
         raise PermissionError(13, "Permission denied", filename)
 
-    monkeypatch.setattr(ilp_model, "write_lp", refuse)  # the LP file is written as text
+    monkeypatch.setattr(ilp_export, "write_lp", refuse)  # the LP file is written as text
     with pytest.raises(InputError, match="cannot write .*six.lp: Permission denied"):
         export_model(6, "lines", tmp_path / "six.lp")
     monkeypatch.setattr(pulp.LpProblem, "writeMPS", refuse)  # the MPS file by PuLP
