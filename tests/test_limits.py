@@ -112,7 +112,7 @@ def test_an_endless_count_needs_a_time_limit(capsys):
 
 
 def test_a_long_count_says_so_before_it_starts(capsys):
-    from nqueens_kit.cli.solve import _warn_long_count
+    from nqueens_kit.cli.count import _warn_long_count
 
     _warn_long_count(kit.Problem(22), kit.get_method("ilp"), None)
     err = capsys.readouterr().err

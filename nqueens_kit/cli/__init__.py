@@ -41,7 +41,7 @@ def run() -> NoReturn:
 
 #: The package's modules other than :mod:`.main`: ``from nqueens_kit.cli import quick`` imports the module
 #: alone, not the whole command first.
-_MODULES = frozenset({"bench", "common", "inside", "quick", "solve", "startup"})
+_MODULES = frozenset({"bench", "common", "count", "inside", "quick", "solve", "startup"})
 
 
 def __getattr__(name: str) -> object:

@@ -386,3 +386,15 @@ def exit_code(status: Status | str, verified: bool | None = None) -> int:
     if status == Status.SOLVED:
         return EXIT_OK if verified is not False else EXIT_NO
     return EXIT_TIMEOUT if status in NO_ANSWER else EXIT_NO
+
+
+def _place_and_json(p: argparse.ArgumentParser) -> None:
+    """The options ``count`` and ``decode`` end with: --place, then --json."""
+    add_place(p)
+    add_json(p)
+
+
+def _isolated(chosen: Method) -> bool | None:
+    """A method that Ctrl-C cannot stop in place always runs in a child process; the others only when a
+    time limit asks for one."""
+    return None if chosen.interruptible else True
