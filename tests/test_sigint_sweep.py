@@ -323,9 +323,12 @@ STUBBORN = textwrap.dedent("""
 
     def stubborn(*args, **kwargs):  # a library that swallows Ctrl-C, with a process of its own running
         subprocess.Popen(["sleep", MARKER])
-        print("nqueens-kit: ready: stubborn", file=sys.stderr, flush=True)
+        ready = False
         while True:
-            try:
+            try:  # (ready said inside: a Ctrl-C that comes at once is swallowed too, not raised before the try)
+                if not ready:
+                    ready = True
+                    print("nqueens-kit: ready: stubborn", file=sys.stderr, flush=True)
                 time.sleep(60)
             except KeyboardInterrupt:
                 pass
@@ -368,9 +371,12 @@ STUBBORN_WRITER = textwrap.dedent("""
         with written_whole(TARGET) as out:
             out.write("half of a new file")
             out.flush()
-            print("nqueens-kit: ready: writing", file=sys.stderr, flush=True)
+            ready = False
             while True:
                 try:
+                    if not ready:
+                        ready = True
+                        print("nqueens-kit: ready: writing", file=sys.stderr, flush=True)
                     time.sleep(60)
                 except KeyboardInterrupt:
                     pass

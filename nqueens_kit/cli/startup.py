@@ -41,10 +41,13 @@ def end(code: int) -> NoReturn:
     What the interpreter's exit does that matters is done here: a thread of the command's that still runs
     (a thread pool's) is waited for by the ordinary exit instead; else the exit functions run (``atexit``)
     and the output is flushed.  Then the process ends without freeing, module by module, everything it
-    loaded, which is a good part of a short command's processor time.  Every child process has been stopped
-    and reaped by then (:mod:`nqueens_kit.runtime.isolate`)."""
+    loaded, which is a good part of a short command's processor time.  Every child process the kit started
+    has been stopped and reaped by then (:mod:`nqueens_kit.runtime.isolate`); a command that was stopped (a
+    signal, its deadline) kills any other child left (one a library started and did not stop)."""
     if _watchdog:
         _watchdog[0].ending = code
+    if code >= 128 or code == EXIT_TIMEOUT:  # stopped: a child a library started and left running goes too
+        _kill_children()
     threading = sys.modules.get("threading")
     if threading is not None and any(thread.is_alive() and not thread.daemon and thread is not threading.main_thread()
                                      for thread in threading.enumerate()):
