@@ -21,7 +21,7 @@ LAB ?= $(BIN)/jupyter lab
 # a Run All, an exercise typed in, a saved output stay there, and git status stays clean).
 COURSE_DIR ?= my-course
 
-.PHONY: run fresh-course test test-deep test-course test-lowest app bench site lite install system-packages clean
+.PHONY: run fresh-course test test-deep test-course test-lowest app bench site lite slides install system-packages clean
 
 run: $(COURSE)
 	@if [ ! -d "$(COURSE_DIR)" ]; then \
@@ -116,6 +116,16 @@ site: $(SITE)
 LITE_DIR ?= build/lite
 lite: $(LITE)
 	$(BIN)/python book/build_lite.py $(LITE_DIR)
+
+# The chapters as reveal.js decks for the lecture hall, build/slides/NN-name.slides.html: each chapter executed
+# as make site executes it (one that did not change is not run again; build/slides-work keeps them) and made a
+# deck by jupyter nbconvert --to slides, its cells' slide types (slideshow metadata) saying what is a slide,
+# what the speaker's notes and what is left out.  reveal.js, MathJax and the widget manager come from npm
+# (pinned, hash-checked) into build/slides/_static: a deck needs no network.  Serve them with
+# python -m http.server -d build/slides.  make slides CI=1 runs the chapters at their small sizes.
+SLIDES_DIR ?= build/slides
+slides: $(COURSE)
+	$(BIN)/python book/build_slides.py $(SLIDES_DIR)
 
 install: $(COURSE)
 

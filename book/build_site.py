@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # nbformat is imported where a chapter is read, so that a mis
 #: The book's configuration: Sphinx's conf.py, the landing page, the bibliography, the styles.
 BOOK_FOLDER = Path(__file__).resolve().parent
 #: The build scripts beside it, left out of the Sphinx sources.
-BUILD_SCRIPTS = ("build_site.py", "build_lite.py")
+BUILD_SCRIPTS = ("build_site.py", "build_lite.py", "build_slides.py")
 
 #: Files the pages load, from pinned npm packages (fetched with ``npm pack``, checked against the registry's
 #: integrity hash, unpacked into the site's ``_static``): (package, version, integrity, {member: target}).
@@ -190,9 +190,11 @@ def without_font_preloads(page: bytes) -> bytes:
     return _FONT_PRELOAD.sub(b"", page)
 
 
-def fetch_site_assets(target: Path, cache: Path) -> list[str]:
-    """Unpack the files of :data:`SITE_ASSETS` into ``target`` (the site's ``_static``), fetching each
-    package once into ``cache`` with ``npm pack`` and checking its integrity.  Returns ``name@version`` of each."""
+def fetch_site_assets(target: Path, cache: Path,
+                      assets: tuple[tuple[str, str, str, dict[str, str]], ...] = SITE_ASSETS) -> list[str]:
+    """Unpack the files of ``assets`` (default :data:`SITE_ASSETS`) into ``target`` (the site's ``_static``),
+    fetching each package once into ``cache`` with ``npm pack`` and checking its integrity.  Returns
+    ``name@version`` of each."""
     import base64
     import hashlib
     import json
@@ -201,7 +203,7 @@ def fetch_site_assets(target: Path, cache: Path) -> list[str]:
 
     cache.mkdir(parents=True, exist_ok=True)
     done = []
-    for name, version, integrity, members in SITE_ASSETS:
+    for name, version, integrity, members in assets:
         spec = f"{name}@{version}"
         tarball = cache / (name.lstrip("@").replace("/", "-") + f"-{version}.tgz")
         if not tarball.is_file():
@@ -283,10 +285,11 @@ _BROWSER_NOTE = re.compile(r"^> \*\*In the browser\*\*[^\n]*(?:\n>[^\n]*)*", re.
 _WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 #: Said beside every app on a page: what the site shows of it.
 STATIC_WIDGETS = ("The app below is a picture of its first view, saved when this site was built: its controls do "
-                  "not answer here. To use it, download this notebook and run it, or open it in the browser "
-                  "edition.")
+                  "not answer here. To use it, run this chapter: the launch menu at the top of the page opens it "
+                  "in Colab, on Binder or in the browser edition, and the download menu gives the notebook.")
 #: The same, for a chapter the browser edition does not run.
-STATIC_WIDGETS_DESKTOP = STATIC_WIDGETS.replace(", or open it in the browser edition.", ".")
+STATIC_WIDGETS_DESKTOP = STATIC_WIDGETS.replace("in Colab, on Binder or in the browser edition",
+                                                "in Colab or on Binder")
 
 
 def lite_chapters() -> tuple[str, ...]:
@@ -303,22 +306,10 @@ def lite_chapters() -> tuple[str, ...]:
     return tuple(module.CHAPTERS)
 
 
-def page_links(name: str, in_lite: bool, lite_url: str = LITE_URL) -> str:
-    """The line under a chapter's title: download the notebook, and open it in the browser edition (or say
-    that the browser edition does not run it)."""
-    download = f'<a class="nqk-download" href="notebooks/{name}" download>Download this notebook</a>'
-    if in_lite:
-        lite = (f'<a class="nqk-lite" href="{lite_url}lab/index.html?path={name}">Run it in your browser</a> '
-                "(the browser edition: nothing to install)")
-    else:
-        lite = "the browser edition does not run this chapter (it needs programs that run on the desktop)"
-    return f'<p class="nqk-page-links">{download} · {lite}</p>'
-
-
-def site_page(nb: NotebookNode, name: str, in_lite: bool, lite_url: str = LITE_URL) -> NotebookNode:
-    """A chapter as the site shows it: under the title a line to download the notebook and to open it in the
-    browser edition; the chapter's note on the browser edition moved from its opening to its end (the
-    opening is teaching, as on the landing page); a line before every app saying that it is a picture."""
+def site_page(nb: NotebookNode, in_lite: bool) -> NotebookNode:
+    """A chapter as the site shows it: the chapter's note on the browser edition moved from its opening to
+    its end (the opening is teaching, as on the landing page); a line before every app saying that it is a
+    picture.  (Opening the chapter elsewhere and downloading it are the theme's menus: ``conf.py``.)"""
     import nbformat
 
     note = ""
@@ -328,9 +319,7 @@ def site_page(nb: NotebookNode, name: str, in_lite: bool, lite_url: str = LITE_U
         found = _BROWSER_NOTE.search(cell.source)
         if found:
             note = found.group(0)
-            cell.source = (cell.source[:found.start()] + cell.source[found.end():]).replace("\n\n\n", "\n\n")
-        title, _, rest = cell.source.partition("\n")
-        cell.source = f"{title}\n\n{page_links(name, in_lite, lite_url)}\n{rest}"
+            cell.source = re.sub(r"\n{3,}", "\n\n", cell.source[:found.start()] + cell.source[found.end():])
         break
     cells = []
     for cell in nb.cells:
@@ -404,14 +393,62 @@ def execute_chapter(source: Path, run_folder: Path, timeout: int, kernel_log: Pa
     return nb
 
 
+def execute_chapters(names: list[str], executed: Path, timeout: int = 900, log: TextIO | None = None,
+                     tool: str = "site") -> list[Path]:
+    """Execute the chapters ``names`` (file names in the notebooks folder) in order, each on a fresh kernel
+    (:func:`execute_chapter`), into the folder ``executed``, where each is kept with a key: a chapter runs again
+    only when it, its data, the kit, ``CI`` or the timeout changed.  One line per chapter goes to ``log``
+    (default stderr), prefixed with ``tool``.  Returns the executed chapters' paths.
+
+    Not MyST-NB's cache (``nb_execution_mode = "cache"``, jupyter-cache): its key is the notebook's code
+    cells alone, so a change to the kit or to a data file would not run a chapter again, and its executor
+    neither waits for the apps' jobs nor saves every widget's state (``_SETTLE_CELL``)."""
+    import tempfile
+    import time
+
+    import nbformat
+
+    import nqueens_kit
+
+    out = log if log is not None else sys.stderr
+    source = notebooks_folder()
+    executed.mkdir(parents=True, exist_ok=True)
+    package = Path(nqueens_kit.__file__).resolve().parent
+    kit_files = sorted(p for p in package.rglob("*") if p.is_file() and p.suffix in (".py", ".json"))
+    data_files = [source / f for f in notebook_files(source) if f.parts[0] == "data"]
+    tooling = [Path(__file__).resolve()]  # this script: how a chapter runs (the settle cell) is part of the key
+    settings = f"{nqueens_kit.__version__} CI={bool(os.environ.get('CI'))} {sys.version_info[:2]} {timeout}"
+    common = _hash_files(kit_files + data_files + tooling, settings)
+    with tempfile.TemporaryDirectory(prefix=f"nqueens-kit-{tool}-") as run:
+        for relative in notebook_files(source):  # run in a copy, so the data folder is where the chapters look
+            (Path(run) / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source / relative, Path(run) / relative)
+        for position, name in enumerate(names, 1):
+            key = _hash_files([source / name], common)
+            stored, stamp = executed / name, executed / (name + ".key")
+            if stored.is_file() and stamp.is_file() and stamp.read_text() == key:
+                print(f"{tool}: {name} unchanged, not run again ({position} of {len(names)})", file=out, flush=True)
+                continue
+            print(f"{tool}: running {name} ({position} of {len(names)}) ...", file=out, flush=True)
+            started = time.monotonic()
+            nb = execute_chapter(Path(run) / name, Path(run), timeout, kernel_log=executed / (name + ".log"))
+            nbformat.write(nb, stored)
+            stamp.write_text(key)
+            print(f"{tool}: ran {name} in {time.monotonic() - started:.1f} s ({position} of {len(names)})", file=out,
+                  flush=True)
+    return [executed / name for name in names]
+
+
 def build_site(dest: str | os.PathLike[str], chapters: list[str] | None = None, timeout: int = 900,
                work: str | os.PathLike[str] | None = None, book: str | os.PathLike[str] | None = None,
                log: TextIO | None = None) -> list[Path]:
     """Build the course as a book into ``dest`` (``make site``): every chapter executed on a fresh kernel and
     rendered by Sphinx with MyST-NB and the Sphinx Book Theme: a styled landing page, a table of contents,
     previous/next links, offline search, formulas by a bundled MathJax, each widget's first view from its
-    saved state, and the chapters' works with DOIs from ``book/references.bib``.  Nothing on the pages is
-    fetched from another host.  The stored notebooks keep no figures; this is the version for reading.
+    saved state, the chapters' works with DOIs from ``book/references.bib``, and on each chapter a launch
+    menu (Colab, Binder, the browser edition where it runs there) and a download menu (the notebook as
+    stored).  Nothing on the pages is fetched from another host.  The stored notebooks keep no figures;
+    this is the version for reading.
 
     ``chapters`` picks notebooks by file name (default: every ``NN-*.ipynb`` in the notebooks folder).
     ``work`` keeps the executed chapters, the Sphinx sources and output and the npm packages between builds
@@ -420,10 +457,11 @@ def build_site(dest: str | os.PathLike[str], chapters: list[str] | None = None, 
     ``log`` (a file, default stderr) gets one line per step.  Returns the chapters' pages and, last,
     ``index.html``."""
     import subprocess
-    import tempfile
     import time
 
     import nbformat
+
+    import nqueens_kit
 
     out = log if log is not None else sys.stderr
     source = notebooks_folder()
@@ -451,34 +489,7 @@ def build_site(dest: str | os.PathLike[str], chapters: list[str] | None = None, 
         folder.mkdir(parents=True, exist_ok=True)
 
     # 1. Execute the chapters that changed (or whose data or kit changed) since the last build, in order.
-    #    Not MyST-NB's cache (nb_execution_mode = "cache", jupyter-cache): its key is the notebook's code
-    #    cells alone, so a change to the kit or to a data file would not run a chapter again, and its
-    #    executor neither waits for the apps' jobs nor saves every widget's state (_SETTLE_CELL).
-    import nqueens_kit
-
-    package = Path(nqueens_kit.__file__).resolve().parent
-    kit_files = sorted(p for p in package.rglob("*") if p.is_file() and p.suffix in (".py", ".json"))
-    data_files = [source / f for f in notebook_files(source) if f.parts[0] == "data"]
-    tooling = [Path(__file__).resolve()]  # this script: how a chapter runs (the settle cell) is part of the key
-    common = _hash_files(kit_files + data_files + tooling, f"{nqueens_kit.__version__} CI={bool(os.environ.get('CI'))} "
-                                                           f"{sys.version_info[:2]} {timeout}")
-    with tempfile.TemporaryDirectory(prefix="nqueens-kit-site-") as run:
-        for relative in notebook_files(source):  # run in a copy, so the data folder is where the chapters look
-            (Path(run) / relative).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source / relative, Path(run) / relative)
-        for position, name in enumerate(names, 1):
-            key = _hash_files([source / name], common)
-            stored, stamp = executed / name, executed / (name + ".key")
-            if stored.is_file() and stamp.is_file() and stamp.read_text() == key:
-                print(f"site: {name} unchanged, not run again ({position} of {len(names)})", file=out, flush=True)
-                continue
-            print(f"site: running {name} ({position} of {len(names)}) ...", file=out, flush=True)
-            started = time.monotonic()
-            nb = execute_chapter(Path(run) / name, Path(run), timeout, kernel_log=executed / (name + ".log"))
-            nbformat.write(nb, stored)
-            stamp.write_text(key)
-            print(f"site: ran {name} in {time.monotonic() - started:.1f} s ({position} of {len(names)})", file=out,
-                  flush=True)
+    execute_chapters(names, executed, timeout, out)
 
     # 2. The Sphinx sources: the book folder, the executed chapters with their works, the landing page.
     for path in sorted(book_folder.rglob("*")):
@@ -493,9 +504,7 @@ def build_site(dest: str | os.PathLike[str], chapters: list[str] | None = None, 
         if works.get(chapter):
             nb.cells.append(nbformat.v4.new_markdown_cell(_works_cell(chapter)))
         title, blurb = _chapter_title(nb, Path(name).stem)  # the card: the chapter's first paragraph of teaching
-        nb = site_page(nb, name, Path(name).stem in in_lite, lite_url)
-        # the notebook as stored (no outputs), for "Download this notebook" (html_extra_path in conf.py)
-        _write_if_changed(src / "_extra" / "notebooks" / name, (source / name).read_bytes())
+        nb = site_page(nb, Path(name).stem in in_lite)
         _write_if_changed(src / name, nbformat.writes(nb).encode())
         number, _, rest = title.partition(". ")
         label = f'<span class="nqk-number">{number}</span>' if number.isdigit() and rest else ""
@@ -504,6 +513,7 @@ def build_site(dest: str | os.PathLike[str], chapters: list[str] | None = None, 
         toc.append(Path(name).stem)
     for stale in set(src.glob("[0-9][0-9]-*.ipynb")) - {src / name for name in names}:
         stale.unlink()
+    shutil.rmtree(src / "_extra", ignore_errors=True)  # where earlier builds kept the notebooks to download
     index = (book_folder / "index.md").read_text(encoding="utf-8").replace(
         "<!-- chapters -->", '<div class="nqk-chapters">\n\n' + "\n".join(cards) + "\n</div>\n")
     index += ("\n```{toctree}\n:hidden:\n:caption: Chapters\n\n" + "\n".join(toc) + "\n```\n"
@@ -516,25 +526,29 @@ def build_site(dest: str | os.PathLike[str], chapters: list[str] | None = None, 
     #    copies of the figures beside it), and the site is mirrored into dest.
     print(f"site: rendering {len(names)} chapters with Sphinx ...", file=out, flush=True)
     started = time.monotonic()
-    env = dict(os.environ, NQUEENS_KIT_VERSION=nqueens_kit.__version__)
+    env = dict(os.environ, NQUEENS_KIT_VERSION=nqueens_kit.__version__, NQUEENS_KIT_CHECKOUT=str(book_folder.parent))
     html = work_folder / "html"
+    lite_pages = " ".join(Path(name).stem for name in names if Path(name).stem in in_lite)
     proc = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-q", "-d", str(work_folder / "doctrees"),
+                           "-A", f"nqk_lite_pages={lite_pages}", "-A", f"nqk_lite_url={lite_url}",
                            str(src), str(html)], capture_output=True, text=True, env=env, timeout=1800)
     if proc.stderr.strip():
         print(proc.stderr.strip(), file=out)
     if proc.returncode != 0:
         raise InputError(f"sphinx-build failed ({proc.returncode}): {proc.stderr.strip().splitlines()[-1:]}")
-    _mirror(html, target)
+    # The download menu's notebook is the chapter as stored (no outputs), not the executed page's source.
+    _mirror(html, target, {Path("_sources", name): (source / name).read_bytes() for name in names})
     print(f"site: rendered by Sphinx in {time.monotonic() - started:.1f} s into {target}", file=out)
     return [target / (Path(name).stem + ".html") for name in names] + [target / "index.html"]
 
 
-def _mirror(source: Path, target: Path) -> None:
+def _mirror(source: Path, target: Path, replaced: dict[Path, bytes] | None = None) -> None:
     """Make ``target`` hold exactly the files of ``source`` (copying only what changed), its pages without the
-    theme's font preloads (:func:`without_font_preloads`)."""
+    theme's font preloads (:func:`without_font_preloads`), and the files of ``replaced`` (relative path: the
+    contents that ``target`` gets instead) replaced."""
     wanted = {p.relative_to(source) for p in source.rglob("*") if p.is_file()}
     for relative in sorted(wanted):
-        data = (source / relative).read_bytes()
+        data = (replaced or {}).get(relative) or (source / relative).read_bytes()
         if relative.suffix == ".html":
             data = without_font_preloads(data)
         _write_if_changed(target / relative, data)

@@ -16,7 +16,7 @@ from nqueens_kit.cli import main
 from nqueens_kit.course.notebooks import copy_notebooks, notebook_files, notebooks_folder
 from nqueens_kit.errors import InputError
 
-from .book_scripts import site_script
+from .book_scripts import launch_links, site_script
 from .conftest import need
 
 BOOK_FOLDER, build_site, _chapter_title = site_script.BOOK_FOLDER, site_script.build_site, site_script._chapter_title
@@ -90,6 +90,13 @@ def test_site_pages_carry_their_figures(tmp_path, monkeypatch):
         assert not [u for pair in loaded for u in pair if u.startswith(("http:", "https:", "//"))], \
             "every script, style sheet and image comes from the site itself"
     assert 'src="_static/mathjax/tex-chtml.js' in page
+    # Its launch menu opens the chapter in Colab, on Binder and in the browser edition, its download menu gives
+    # the notebook as stored; the install cell (for Colab and Binder) is not on the page.
+    hrefs = set(re.findall(r'href="([^"]+)"', page))
+    assert set(launch_links("01-rules-to-clauses.ipynb").values()) <= hrefs, sorted(hrefs)
+    stored = (tmp_path / "site" / "_sources" / "01-rules-to-clauses.ipynb").read_bytes()
+    assert stored == (notebooks_folder() / "01-rules-to-clauses.ipynb").read_bytes()
+    assert "%pip install" not in page and "nqueens-kit[course] @ git+" not in page
     for asset in ("mathjax/tex-chtml.js", "mathjax/output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff",
                   "widgets/embed-amd.js", "widgets/require.min.js", "widgets/nqk-widgets.js", "book.css"):
         assert (tmp_path / "site" / "_static" / asset).is_file(), asset

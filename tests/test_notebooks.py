@@ -13,7 +13,14 @@ How outputs are stored (the policy this file enforces):
   notebook opens with its text and its pinned numbers but without figures: run it (Run All, a few seconds
   to a minute) to draw them, or read the published site (``make site``), which is executed when built.
 - Notebook metadata is only ``kernelspec`` (``python3``) and ``language_info`` reduced to its name; cell
-  metadata is empty except the pin tag.  No author, Colab or JupyterLab UI state gets in.
+  metadata is empty except the pin tag and the cell's place in the lecture's slides (``slideshow``'s
+  ``slide_type``, as JupyterLab's property inspector writes it: ``slide``, ``subslide``, ``fragment``,
+  ``notes`` or ``skip``; a cell without one continues the slide above it).  No author, Colab or JupyterLab
+  UI state gets in.
+- The first code cell of every chapter installs the kit in Colab or Binder (``install_cell_source``): the
+  kit's own version from the repository of ``pyproject.toml``'s ``[project.urls]``, with the ``course`` extra,
+  and nothing at all where that version is installed.  It is tagged ``remove-cell`` (the site leaves it
+  out) and skipped on the slides.  ``python tests/test_notebooks.py`` writes it for the current version.
 
 After editing a notebook in JupyterLab, run ``python tests/test_notebooks.py`` (all notebooks) or
 ``python tests/test_notebooks.py notebooks/02-solving-with-sat.ipynb``: it executes the notebook on a
@@ -30,6 +37,11 @@ from typing import Any
 
 import pytest
 
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    import tomli as tomllib
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 EXPECTED = [
@@ -43,6 +55,10 @@ EXPECTED = [
     "08-formulations-side-by-side.ipynb",
 ]
 PIN = "nbval-check-output"
+#: The slide types a cell may have (``slideshow.slide_type``; none is "-", continuing the slide above).
+SLIDE_TYPES = ("slide", "subslide", "fragment", "notes", "skip")
+#: The install cell's id and tag: MyST-NB leaves a cell tagged so out of the site's page.
+INSTALL_ID, INSTALL_TAG = "install-kit", "remove-cell"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
 LANGUAGE_INFO = {"name": "python"}
 MAX_BYTES = 120_000
@@ -64,6 +80,53 @@ def _pinned(cell: dict[str, Any]) -> bool:
     return cell["cell_type"] == "code" and PIN in cell.get("metadata", {}).get("tags", [])
 
 
+def repository_url() -> str:
+    """The kit's repository, as ``pyproject.toml`` names it (``[project.urls]``, ``Source``)."""
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["urls"]["Source"]
+
+
+def install_cell_source(version: str | None = None, repository: str | None = None) -> str:
+    """The first code cell of every chapter: where the kit of this version does not import (Colab, a fresh
+    Binder), pip installs it with the ``course`` extra from the repository's tag ``v`` + version; where it
+    does (a checkout, ``pip install``, Binder's image, the browser edition), nothing runs and nothing is
+    printed."""
+    if version is None:
+        from nqueens_kit import __version__ as version
+    repository = repository or repository_url()
+    return ("# In Colab or Binder this installs the kit this chapter comes with; where it is installed, nothing.\n"
+            "try:\n"
+            "    from nqueens_kit import __version__ as kit_version\n"
+            "except ImportError:\n"
+            "    kit_version = None\n"
+            f'if kit_version != "{version}":\n'
+            f'    %pip install --quiet "nqueens-kit[course] @ git+{repository}@v{version}"')
+
+
+def _is_install_cell(cell: dict[str, Any]) -> bool:
+    return cell["cell_type"] == "code" and cell.get("id") == INSTALL_ID
+
+
+def _slide_type(cell: dict[str, Any]) -> str:
+    return cell.get("metadata", {}).get("slideshow", {}).get("slide_type", "-")
+
+
+def _cell_metadata(cell: dict[str, Any]) -> dict[str, Any]:
+    """What a cell's metadata may hold: the pin or the install cell's tag, and its slide type."""
+    kept: dict[str, Any] = {}
+    if _pinned(cell):
+        kept["tags"] = [PIN]
+    elif _is_install_cell(cell):
+        kept["tags"] = [INSTALL_TAG]
+    if _slide_type(cell) in SLIDE_TYPES:
+        kept["slideshow"] = {"slide_type": _slide_type(cell)}
+    return kept
+
+
+def lesson_code(nb: dict[str, Any]) -> list[str]:
+    """The sources of a chapter's code cells after its install cell."""
+    return [_source(c) for c in nb["cells"] if c["cell_type"] == "code" and not _is_install_cell(c)]
+
+
 # ------------------------------------------------------------------------------------ the stored form
 
 
@@ -73,8 +136,10 @@ def clean(nb: dict[str, Any]) -> dict[str, Any]:
     nb["nbformat"], nb["nbformat_minor"] = 4, 5
     position = 0
     for index, cell in enumerate(nb["cells"]):
-        cell["metadata"] = {"tags": [PIN]} if _pinned(cell) else {}
         cell.setdefault("id", f"cell-{index:02d}")
+        cell["metadata"] = _cell_metadata(cell)
+        if _is_install_cell(cell):
+            cell["source"] = install_cell_source().splitlines(keepends=True)
         if cell["cell_type"] != "code":
             cell.pop("outputs", None)
             cell.pop("execution_count", None)
@@ -146,7 +211,9 @@ def test_notebook_is_stored_clean(name: str) -> None:
     position = 0
     for cell in nb["cells"]:
         where = f"{name}, cell {cell.get('id')!r}"
-        assert cell.get("metadata", {}) in ({}, {"tags": [PIN]}), f"{where}: cell metadata must be empty or the pin"
+        assert cell.get("metadata", {}) == _cell_metadata(cell), (
+            f"{where}: cell metadata must be the pin (or the install cell's tag) and a slide type "
+            f"({', '.join(SLIDE_TYPES)}), nothing else; run python tests/test_notebooks.py to clean it")
         assert "NBVAL" not in _source(cell), f"{where}: pin a cell with the {PIN} tag, not a comment readers see"
         if cell["cell_type"] != "code":
             assert "outputs" not in cell
@@ -198,19 +265,61 @@ def test_notebook_reads_like_a_chapter(name: str) -> None:
         assert "%%time" not in source and "%timeit" not in source, f"{name}: time with the kit's timing harness"
 
 
+@pytest.mark.parametrize("name", EXPECTED)
+def test_the_first_code_cell_installs_this_version_of_the_kit(name: str) -> None:
+    """Opened in Colab or Binder, a chapter installs its own version of the kit in its first code cell, which
+    the site leaves out and the slides skip (regenerate: python tests/test_notebooks.py)."""
+    from nqueens_kit import __version__
+
+    first = next(c for c in _load(name)["cells"] if c["cell_type"] == "code")
+    assert _is_install_cell(first), f"{name}: the first code cell is not the install cell ({INSTALL_ID!r})"
+    assert _source(first) == install_cell_source(), f"{name}: run python tests/test_notebooks.py to rewrite it"
+    assert f'!= "{__version__}"' in _source(first) and f"@v{__version__}" in _source(first)
+    assert first["metadata"] == {"tags": [INSTALL_TAG], "slideshow": {"slide_type": "skip"}}
+
+
+def _run_install_cell(monkeypatch: pytest.MonkeyPatch, source: str) -> list[tuple[str, str]]:
+    """The install cell ``source`` run in an IPython shell whose line magics are recorded instead of run."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    calls: list[tuple[str, str]] = []
+    monkeypatch.setattr(shell, "run_line_magic", lambda magic, line, *args, **kwargs: calls.append((magic, line)))
+    result = shell.run_cell(source)
+    assert result.success, result.error_in_exec
+    return calls
+
+
+def test_the_install_cell_does_nothing_where_the_kit_is_installed(monkeypatch, capsys) -> None:
+    """Where this version of the kit imports, the cell calls no pip and prints nothing; where another version
+    or none imports, it asks pip for this version, from the repository's tag, with the course extra.
+    (tests/test_launch.py runs it in a fresh Python with nothing installed.)"""
+    import nqueens_kit
+
+    cell = install_cell_source()  # the cell of this version of the kit
+    assert _run_install_cell(monkeypatch, cell) == []
+    assert capsys.readouterr() == ("", "")
+    wanted = [("pip", f'install --quiet "nqueens-kit[course] @ git+{repository_url()}@v{nqueens_kit.__version__}"')]
+    monkeypatch.setattr(nqueens_kit, "__version__", "0.0.1")  # another version imports
+    assert _run_install_cell(monkeypatch, cell) == wanted
+    monkeypatch.setitem(sys.modules, "nqueens_kit", None)  # no kit at all: the import fails
+    assert _run_install_cell(monkeypatch, cell) == wanted
+
+
 @pytest.mark.parametrize("name", [name for name in EXPECTED if name != APP_NOTEBOOK])
 def test_every_chapter_draws_for_the_projector(name: str) -> None:
-    """The first code cell of each chapter calls ``projector_style()``: projector-sized fonts and lines, and
-    the fixed small labels of every figure shown enlarged; one call, the same for every chapter."""
-    first_code = next(_source(c) for c in _load(name)["cells"] if c["cell_type"] == "code")
+    """The first code cell of each chapter's lesson (after the install cell) calls ``projector_style()``:
+    projector-sized fonts and lines, and the fixed small labels of every figure shown enlarged; one call, the
+    same for every chapter."""
+    first_code = lesson_code(_load(name))[0]
     assert re.search(r"^projector_style\(\)", first_code, re.M), f"{name}: call projector_style() in the first cell"
 
 
 @pytest.mark.parametrize("name", [name for name in EXPECTED if name != APP_NOTEBOOK])
 def test_every_chapter_says_how_long_it_takes(name: str) -> None:
-    """The first code cell prints the chapter's measured running time (``running_time``, from the stored
-    measurement that ``benchmarks/time_chapters.py`` writes), under its own name."""
-    first_code = next(_source(c) for c in _load(name)["cells"] if c["cell_type"] == "code")
+    """The first code cell of the lesson prints the chapter's measured running time (``running_time``, from
+    the stored measurement that ``benchmarks/time_chapters.py`` writes), under its own name."""
+    first_code = lesson_code(_load(name))[0]
     stem = name.removesuffix(".ipynb")
     assert re.search(rf"^print\(running_time\({stem!r}\)\)", first_code.replace('"', "'"), re.M), (
         f"{name}: print(running_time({stem!r})) in the first cell")
@@ -265,7 +374,7 @@ def _exercise_code(cells: list[dict[str, Any]]) -> str:
 
 def test_the_app_notebook_has_next_to_no_code() -> None:
     """What make app serves: the playground first; after it only short self-checking exercise cells."""
-    code = [_source(c) for c in _load(APP_NOTEBOOK)["cells"] if c["cell_type"] == "code"]
+    code = lesson_code(_load(APP_NOTEBOOK))
     assert len(code[0].strip().splitlines()) <= 2 and "playground()" in code[0], code
     assert all(len(cell.strip().splitlines()) <= 8 and "check_" in cell for cell in code[1:]), code
 

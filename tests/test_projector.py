@@ -201,7 +201,7 @@ def _chapter(cells: list[nbformat.NotebookNode]) -> nbformat.NotebookNode:
     return nbformat.v4.new_notebook(cells=cells)
 
 
-def test_a_site_page_moves_the_browser_note_to_its_end_and_links_the_notebook() -> None:
+def test_a_site_page_moves_the_browser_note_to_its_end_and_says_its_apps_are_pictures() -> None:
     view = {"application/vnd.jupyter.widget-view+json": {"model_id": "m"}}
     nb = _chapter([
         nbformat.v4.new_markdown_cell("# 3. A chapter\n\n> **In the browser** (the edition): it differs.\n"
@@ -211,12 +211,10 @@ def test_a_site_page_moves_the_browser_note_to_its_end_and_links_the_notebook() 
     ])
     title, blurb = site_script._chapter_title(nb, "x")
     assert blurb == "The teaching starts here."
-    page = site_script.site_page(nb, "03-a.ipynb", True, "https://lite.example/")
+    page = site_script.site_page(nb, True)
     opening = page.cells[0].source
-    assert opening.startswith("# 3. A chapter\n\n<p class=\"nqk-page-links\">")
-    assert 'href="notebooks/03-a.ipynb" download' in opening
-    assert 'href="https://lite.example/lab/index.html?path=03-a.ipynb"' in opening
-    assert "In the browser" not in opening and "The teaching starts here." in opening
+    assert opening.startswith("# 3. A chapter\n\nThe teaching starts here.")
+    assert "In the browser" not in opening and "href" not in opening  # launching and downloading: the theme's menus
     assert page.cells[1].source == f'<p class="nqk-static-note">{site_script.STATIC_WIDGETS}</p>'
     assert page.cells[2].source == "app" and page.cells[3].source == "1 + 1" and len(page.cells) == 5
     note = page.cells[-1].source
@@ -224,18 +222,17 @@ def test_a_site_page_moves_the_browser_note_to_its_end_and_links_the_notebook() 
     assert "What differs there (the edition): it differs.\nA second line." in note and ">" not in note
     plain = site_script.site_page(_chapter([nbformat.v4.new_markdown_cell("# 5. Another\n\nTeaching."),
                                             nbformat.v4.new_code_cell("app", outputs=[
-                                                nbformat.v4.new_output("display_data", data=view)])]),
-                                  "05-b.ipynb", False)
-    assert "does not run this chapter" in plain.cells[0].source and "lab/index.html" not in plain.cells[0].source
-    assert len(plain.cells) == 3 and "browser" not in plain.cells[1].source and "download" in plain.cells[1].source
+                                                nbformat.v4.new_output("display_data", data=view)])]), False)
+    assert plain.cells[0].source == "# 5. Another\n\nTeaching."
+    said = plain.cells[1].source
+    assert len(plain.cells) == 3 and "browser" not in said and "Colab" in said and "download" in said
 
 
 @pytest.mark.parametrize("name", sorted(site_script.lite_chapters()))
-def test_every_chapter_of_the_browser_edition_is_linked_and_its_note_moved(name: str) -> None:
+def test_every_chapter_of_the_browser_edition_has_its_note_moved_to_its_end(name: str) -> None:
     from nqueens_kit.course.notebooks import notebooks_folder
 
     nb = nbformat.read(notebooks_folder() / f"{name}.ipynb", as_version=4)
-    page = site_script.site_page(nb, f"{name}.ipynb", True)
+    page = site_script.site_page(nb, True)
     first = next(c for c in page.cells if c.cell_type == "markdown")
-    assert f"{site_script.LITE_URL}lab/index.html?path={name}.ipynb" in first.source
     assert "**In the browser**" not in first.source and "In the browser edition" in page.cells[-1].source

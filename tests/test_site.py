@@ -40,7 +40,7 @@ import pytest
 
 from nqueens_kit.runtime.browser import importable
 
-from .book_scripts import site_script
+from .book_scripts import launch_links, site_script
 from .browser_tools import CHROMIUM, CHROMIUM_ARGS, OfflineGate, serving
 from .conftest import need
 
@@ -263,10 +263,13 @@ def test_navigation_leads_through_the_book(site: Path, reader: Reader, tmp_path:
     assert reader.refused == [] and reader.errors == []
 
 
-def test_the_landing_cards_teach_and_every_chapter_offers_its_notebook(site: Path, reader: Reader) -> None:
+def test_the_landing_cards_teach_and_every_chapter_can_be_launched_and_downloaded(site: Path, reader: Reader) -> None:
     """The cards show each chapter's opening paragraph (never the browser-edition note, which each page moves
-    to its end); each chapter links its stored notebook (which is there) and the browser edition where it runs
-    there; every app on a page is said to be a picture."""
+    to its end); each chapter's launch menu opens its notebook in Colab, on Binder and, where it runs there,
+    in the browser edition, and its download menu gives the notebook as stored; the install cell is not on
+    the page; every app on a page is said to be a picture."""
+    from nqueens_kit.course.notebooks import notebooks_folder
+
     page = reader.open("index.html")
     cards = page.locator(".nqk-card")
     assert cards.count() == len(_chapters(site))
@@ -278,12 +281,23 @@ def test_the_landing_cards_teach_and_every_chapter_offers_its_notebook(site: Pat
     for name in _chapters(site):
         html = (site / name).read_text(encoding="utf-8")
         notebook = name.replace(".html", ".ipynb")
-        assert f'href="notebooks/{notebook}"' in html and (site / "notebooks" / notebook).is_file(), name
-        assert (f'href="{site_script.LITE_URL}lab/index.html?path={notebook}"' in html) == (name[:-5] in lite), name
+        links, hrefs = launch_links(notebook), set(re.findall(r'href="([^"]+)"', html))
+        assert {links["colab"], links["binder"], links["download"]} <= hrefs, f"{name}: {sorted(hrefs)}"
+        assert (links["lite"] in hrefs) == (name[:-5] in lite), name
+        assert (site / links["download"]).read_bytes() == (notebooks_folder() / notebook).read_bytes(), name
+        assert "%pip install" not in html, f"{name}: the install cell is on the page"
         opening = html[html.find("<h1"):html.find("<h1") + 3000]
         assert "nqk-browser-note" not in opening and ("nqk-browser-note" in html) == (name[:-5] in lite), name
         views, notes = html.count('type="application/vnd.jupyter.widget-view+json"'), html.count("nqk-static-note")
         assert (views == 0) == (notes == 0) and notes <= views, name
+    first = _chapters(site)[0]  # the menus as a reader opens them
+    page = reader.open(first)
+    page.locator(".dropdown-launch-buttons button.dropdown-toggle").click()
+    shown = page.locator(".dropdown-launch-buttons .dropdown-menu a")
+    assert [shown.nth(i).inner_text().strip() for i in range(shown.count())] == ["Binder", "Colab", "Browser edition"]
+    page.locator(".dropdown-download-buttons button.dropdown-toggle").click()
+    assert page.locator(f'.dropdown-download-buttons a[href="{launch_links(first[:-5] + ".ipynb")["download"]}"]').is_visible()
+    assert reader.refused == [] and reader.errors == []
 
 
 # clicks through every page (the whole module is in the deep profile)
