@@ -51,6 +51,8 @@ def render(fig: Figure, fmt: str = "png") -> bytes:
         warnings.simplefilter("error")
         # matplotlib's own calls into its dependencies (pyparsing 3.3 deprecates what matplotlib 3.7 calls)
         warnings.filterwarnings("ignore", category=DeprecationWarning, module="matplotlib")
+        # (and into IPython, where a shell was loaded: IPython 8.24 deprecates what matplotlib 3.7 reads)
+        warnings.filterwarnings("ignore", category=DeprecationWarning, module="IPython")
         fig.savefig(buffer, format=fmt)
     return buffer.getvalue()
 

@@ -442,7 +442,7 @@ def _full_disk(*args, **kwargs):
 
 
 def test_a_full_disk_leaves_no_partial_file(tmp_path, monkeypatch, capsys):
-    import nqueens_kit.methods.sat.cnf as cnf_module
+    import nqueens_kit.methods.sat.clauses as cnf_module  # where write_dimacs writes its clauses
 
     def half_then_full(out, *args, **kwargs):
         out.write("p cnf 64 744\n1 2 3")

@@ -208,7 +208,7 @@ def figure_in(error: BaseException, names: Sequence[str]) -> NoFigure | None:
     line said already.  None when it read none (its own failure), or when ``error`` is the browser lacking
     something else (that has its own line, :func:`refusal_line`).
 
-    >>> figure_in(ValueError("zip() argument 2 is longer"), ["axes"]) is None  # no shell here: no figure
+    >>> figure_in(ValueError("zip() argument 2 is longer"), ["no_figure_by_this_name"]) is None
     True
     """
     if refusal_line(error) is not None:
