@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import resource
 import signal
 import subprocess
 import sys
@@ -252,10 +253,18 @@ def test_time_limits_hold_on_a_busy_machine(tmp_path, busy_machine):
 @pytest.mark.deep
 @pytest.mark.skipif(not jit_available(), reason="numba is not installed (or NQUEENS_KIT_NO_JIT)")
 def test_a_lower_bound_at_14_in_2_seconds_on_a_busy_machine(tmp_path, busy_machine):
+    """The limit holds whatever the load; the lower bound needs the command to have had the processor for a
+    while: given a second of it (it starts Python, the kit and a job in less), it has counted boards.  (Under
+    CI, another test process shares the two cores with the busy loops: the command may get less.)"""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     code, wall, out, err = _timed(["count", "14", "--method", "backtrack", "--time-limit", "2", "--json"], tmp_path)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     data = json.loads(out)
-    print(f"count 14 in 2 s on a busy machine: {data['count']:,} boards ({data['status']}) after {wall:.2f} s")
-    assert code in (0, 3) and data["count"] > 0 and wall <= 2 + LIMIT_MARGIN
+    print(f"count 14 in 2 s on a busy machine: {data['count']:,} boards ({data['status']}) after {wall:.2f} s, "
+          f"{cpu:.2f} s of processor time")
+    assert code in (0, 3) and wall <= 2 + LIMIT_MARGIN, (code, wall, err)
+    assert data["count"] > 0 or cpu < 1.0, (data, cpu)
 
 
 @pytest.mark.skipif(not jit_available(), reason="numba is not installed (or NQUEENS_KIT_NO_JIT)")
