@@ -43,18 +43,22 @@ def end(code: int) -> NoReturn:
     and the output is flushed.  Then the process ends without freeing, module by module, everything it
     loaded, which is a good part of a short command's processor time.  Every child process the kit started
     has been stopped and reaped by then (:mod:`nqueens_kit.runtime.isolate`); a command that was stopped (a
-    signal, its deadline) kills any other child left (one a library started and did not stop)."""
+    signal, its deadline) kills any other child left (one a library started and did not stop) and ends at
+    once, without waiting for threads or running exit functions."""
     if _watchdog:
         _watchdog[0].ending = code
-    if code >= 128 or code == EXIT_TIMEOUT:  # stopped: a child a library started and left running goes too
+    stopped = code >= 128 or code == EXIT_TIMEOUT
+    if stopped:  # a child a library started and left running goes too
         _kill_children()
     threading = sys.modules.get("threading")
-    if threading is not None and any(thread.is_alive() and not thread.daemon and thread is not threading.main_thread()
-                                     for thread in threading.enumerate()):
+    if not stopped and threading is not None and any(
+            thread.is_alive() and not thread.daemon and thread is not threading.main_thread()
+            for thread in threading.enumerate()):
         sys.exit(code)
-    import atexit
+    if not stopped:  # (a stopped command skips the libraries' exit functions: a thread of theirs may still be
+        import atexit  # at work, numba's compiler in LLVM, and tearing down under it crashes the process)
 
-    atexit._run_exitfuncs()
+        atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
