@@ -49,6 +49,9 @@ def end(code: int) -> NoReturn:
         _watchdog[0].ending = code
     stopped = code >= 128 or code == EXIT_TIMEOUT
     if stopped:  # a child a library started and left running goes too
+        import gc
+
+        gc.disable()  # (no finaliser of a library's objects runs under a thread of it still at work)
         _kill_children()
     threading = sys.modules.get("threading")
     if not stopped and threading is not None and any(
