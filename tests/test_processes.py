@@ -528,7 +528,7 @@ END = textwrap.dedent("""
     if sys.argv[2] == "thread":  # a thread still running: the ordinary exit waits for it
         threading.Thread(target=lambda: (time.sleep(0.3), open(sys.argv[1], "a").write("thread ended\\n"))).start()
     sys.stdout.write("said, not yet flushed")
-    end(3)
+    end(int(sys.argv[3]))
 """)
 
 
@@ -537,10 +537,22 @@ def test_the_command_ends_as_exit_would(tmp_path, thread):
     """The command ends without the interpreter's teardown, but with what its exit does that matters: the
     exit status, the output flushed, the exit functions run, and a thread still running waited for."""
     log = tmp_path / "log.txt"
-    done = subprocess.run([sys.executable, "-c", END, str(log), thread], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", END, str(log), thread, "3"], capture_output=True, text=True,
+                          timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (3, "said, not yet flushed", "")
     expected = ["thread ended", "exit functions ran"] if thread == "thread" else ["exit functions ran"]
     assert log.read_text().splitlines() == expected
+
+
+@pytest.mark.parametrize("thread", ["thread", "none"])
+def test_a_stopped_command_ends_at_once(tmp_path, thread):
+    """Stopped by a signal (status 130): the output flushed, and nothing of the libraries' run on the way out
+    (no exit function, no wait for a thread of theirs that may still be at work)."""
+    log = tmp_path / "log.txt"
+    done = subprocess.run([sys.executable, "-c", END, str(log), thread, "130"], capture_output=True, text=True,
+                          timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "said, not yet flushed", "")
+    assert not log.exists()
 
 
 def _leave_a_sleeper(marker: str, detach: bool) -> int:

@@ -42,12 +42,12 @@ def end(code: int) -> NoReturn:
     (a thread pool's) is waited for by the ordinary exit instead; else the exit functions run (``atexit``)
     and the output is flushed.  Then the process ends without freeing, module by module, everything it
     loaded, which is a good part of a short command's processor time.  Every child process the kit started
-    has been stopped and reaped by then (:mod:`nqueens_kit.runtime.isolate`); a command that was stopped (a
-    signal, its deadline) kills any other child left (one a library started and did not stop) and ends at
-    once, without waiting for threads or running exit functions."""
+    has been stopped and reaped by then (:mod:`nqueens_kit.runtime.isolate`); a command stopped by a signal
+    (Ctrl-C, SIGTERM, SIGHUP: status 128 + its number) kills any other child left (one a library started and
+    did not stop) and ends at once, without waiting for threads or running exit functions."""
     if _watchdog:
         _watchdog[0].ending = code
-    stopped = code >= 128 or code == EXIT_TIMEOUT
+    stopped = code >= 128  # by a signal (the watchdog's own end never comes here)
     if stopped:  # a child a library started and left running goes too
         import gc
 
