@@ -140,6 +140,7 @@ class Watchdog:
             return False
         self.stop = (signum, time.monotonic())
         self._wake()
+        _quiet_while_stopping()
         return True
 
     def set_deadline(self, deadline: float | None, limit: float) -> None:
@@ -295,6 +296,15 @@ class Watchdog:
             if self.as_json and json_line is not None:
                 _write(1, json_line + "\n")
         os._exit(code)
+
+
+def _quiet_while_stopping() -> None:
+    """A stopped command says one line: what a library's finaliser or thread raises while it is being torn
+    down under them (numba's compiler, stopped half-way) is not printed after it."""
+    sys.unraisablehook = lambda unraisable: None
+    threading = sys.modules.get("threading")
+    if threading is not None:
+        setattr(threading, "excepthook", lambda args: None)  # noqa: B010  (the module as loaded, if it is)
 
 
 def _write(fd: int, text: str) -> None:
