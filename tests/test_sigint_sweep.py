@@ -325,32 +325,38 @@ def test_a_deadline_before_the_job_ends_the_command_in_one_line(tmp_path):
 # ------------------------------------------------------------------------------ the watchdog's own stop
 
 STUBBORN = textwrap.dedent("""
-    import subprocess, sys, time
+    import contextlib, subprocess, sys, time
     from nqueens_kit.methods import verbs
+    from nqueens_kit.runtime.files import written_whole
 
-    MARKER = sys.argv[1]
+    MARKER, TARGET = sys.argv[1], sys.argv[2]  # TARGET "-": writing nothing
 
     def stubborn(*args, **kwargs):  # a library that swallows Ctrl-C, with a process of its own running
         subprocess.Popen(["sleep", MARKER])
-        ready = False
-        while True:
-            try:  # (ready said inside: a Ctrl-C that comes at once is swallowed too, not raised before the try)
-                if not ready:
-                    ready = True
-                    print("nqueens-kit: ready: stubborn", file=sys.stderr, flush=True)
-                time.sleep(60)
-            except KeyboardInterrupt:
-                pass
+        with written_whole(TARGET) if TARGET != "-" else contextlib.nullcontext() as out:
+            if out is not None:  # stuck half-way through writing its output
+                out.write("half of a new file")
+                out.flush()
+            ready = False
+            while True:
+                try:  # (ready said inside: a Ctrl-C that comes at once is swallowed too, not raised before the try)
+                    if not ready:
+                        ready = True
+                        print("nqueens-kit: ready: stubborn", file=sys.stderr, flush=True)
+                    time.sleep(60)
+                except KeyboardInterrupt:
+                    pass
 
     verbs.prepare = stubborn
-    sys.argv = ["nqueens-kit", *sys.argv[2:]]
+    sys.argv = ["nqueens-kit", *sys.argv[3:]]
     from nqueens_kit.cli import run
     run()
 """)
 
 
-def _stubborn(marker: str, args: list[str], tmp: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-c", STUBBORN, marker, *args], stdout=subprocess.PIPE,
+
+def _stubborn(marker: str, args: list[str], tmp: Path, target: str = "-") -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-c", STUBBORN, marker, target, *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=dict(os.environ, TMPDIR=str(tmp)))
 
 
@@ -369,45 +375,17 @@ def test_a_swallowed_ctrl_c_still_ends_the_command(tmp_path):
     _nothing_left(marker, folder=tmp_path)
 
 
-STUBBORN_WRITER = textwrap.dedent("""
-    import sys, time
-    from nqueens_kit.methods import verbs
-    from nqueens_kit.runtime.files import written_whole
-
-    TARGET = sys.argv[1]
-
-    def stubborn(*args, **kwargs):  # stuck half-way through writing its output, deaf to Ctrl-C
-        with written_whole(TARGET) as out:
-            out.write("half of a new file")
-            out.flush()
-            ready = False
-            while True:
-                try:
-                    if not ready:
-                        ready = True
-                        print("nqueens-kit: ready: writing", file=sys.stderr, flush=True)
-                    time.sleep(60)
-                except KeyboardInterrupt:
-                    pass
-
-    verbs.prepare = stubborn
-    sys.argv = ["nqueens-kit", *sys.argv[2:]]
-    from nqueens_kit.cli import run
-    run()
-""")
-
-
 @pytest.mark.parametrize("existed", [True, False], ids=["over-a-file", "new-file"])
 def test_a_command_ended_by_its_watchdog_leaves_no_draft(tmp_path, existed):
     """Ended by the watchdog in the middle of a write: the draft is removed, the file there before is whole."""
     target = tmp_path / "out.cnf"
     if existed:
         target.write_text("the old file\n")
-    proc = subprocess.Popen([sys.executable, "-c", STUBBORN_WRITER, str(target), "solve", "8", "--method", "backtrack"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    marker = f"600.{os.getpid() % 10**6:06d}3"
+    proc = _stubborn(marker, ["solve", "8", "--method", "backtrack"], tmp_path, str(target))
     try:
         assert proc.stderr is not None
-        assert proc.stderr.readline() == "nqueens-kit: ready: writing\n"
+        assert proc.stderr.readline() == "nqueens-kit: ready: stubborn\n"
         assert any(path.name.startswith(".nqk-") for path in tmp_path.iterdir())  # the draft is there
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
