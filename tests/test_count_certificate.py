@@ -29,6 +29,7 @@ from nqueens_kit.problem.reference import published_count
 from nqueens_kit.problem.results import Answer
 from nqueens_kit.runtime.browser import importable
 from nqueens_kit.solvers import SAT_SOLVERS, PySat, SatOutcome
+from nqueens_kit.solvers.base import CLAUSES, PYSAT_COUNTERS, SAT_FEATURES, SAT_VERBS
 
 from .conftest import need
 
@@ -188,7 +189,9 @@ class _StopsEarlyWithProofs(PySat):
     end honestly, or, with ``forged``, answers the proof call UNSAT with the empty clause for a proof."""
 
     def __init__(self, name: str, k: int, forged: bool = False) -> None:
-        super().__init__(name, "cadical195", "a test's liar", marker="s", proofs=True, time_limit=False)
+        super().__init__(name, "cadical195", "a test's liar", marker="s", proofs=True, incremental=True,
+                         statistics=PYSAT_COUNTERS, assumptions=True, verbs=SAT_VERBS, features=SAT_FEATURES,
+                         variants=CLAUSES)
         self.k, self.forged = k, forged
 
     def models(self, clauses, num_vars, block):

@@ -28,7 +28,7 @@ import pytest
 import nqueens_kit as kit
 from nqueens_kit.runtime.tree import _descendants
 from nqueens_kit.solvers import SAT_SOLVERS
-from nqueens_kit.solvers.base import first_version_line
+from nqueens_kit.solvers.base import CLAUSES, SAT_FEATURES, SAT_VERBS, first_version_line
 from nqueens_kit.solvers.dimacs_binary import Binary
 
 from .conftest import need
@@ -263,7 +263,8 @@ def test_lying_minisat_style_solver(tmp_path, capsys, monkeypatch, marker, resul
     write = f"cat > \"$2\" <<'END'\n{result}\nEND\n" if result is not None else ""
     _solver(tmp_path, f"sleep MARKER &\n{chatter}\n{write}exit 10\n", marker, "liar-minisat")
     monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
-    monkeypatch.setitem(SAT_SOLVERS, "liar-minisat", Binary("liar-minisat", output_file=True))
+    monkeypatch.setitem(SAT_SOLVERS, "liar-minisat", Binary("liar-minisat", output_file=True, time_limit=True,
+                                                             verbs=SAT_VERBS, features=SAT_FEATURES, variants=CLAUSES))
     got, data, err = _solve(capsys, "liar-minisat")
     assert got == code, (data, err)
     if code:

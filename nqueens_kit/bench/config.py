@@ -74,8 +74,8 @@ def make_configs(methods: str | Iterable[str] = DEFAULT_METHODS, encodings: str 
                  settings: str | Iterable[str] | None = None) -> list[Choice]:
     """The cross product per method: its variants (those named with the method's own word, ``encodings`` or
     ``formulations``, else its benchmark variants) x its solvers (those named that are its own, else its
-    default) x its settings (those named that it has, else its default).  Lists may be comma-separated
-    strings.  Nothing here asks whether a solver is installed (:func:`check_available` does)."""
+    default) x its settings (those named that it has and the solver takes, else its default).  Lists may be
+    comma-separated strings.  Nothing here asks whether a solver is installed (:func:`check_available` does)."""
     method_list = [get_method(name) for name in _split(methods) or []]
     if not method_list:
         raise InputError(f"give at least one method; valid: {', '.join(METHODS)}")
@@ -124,11 +124,14 @@ def make_configs(methods: str | Iterable[str] = DEFAULT_METHODS, encodings: str 
             [s for s in settings_list if s in method.settings()] or [None] if settings_list else [None])
         for variant in variants:
             for solver in solver_names:
+                entry = method.solver(solver) if method.solvers() else None
+                # the settings this solver takes (HiGHS runs its defaults under the method's default settings
+                # and takes no second name for them); none of those named: its default
+                taken = [s for s in settings_options if s is None or entry is None or entry.takes(s)] or [None]
                 seen: list[Options] = []
-                for setting in settings_options:
+                for setting in taken:
                     choice = method.choose(variant, solver, setting)
-                    # settings that change nothing for this solver (HiGHS runs its defaults under both) are
-                    # timed once, under the first name given
+                    # settings that change nothing (two names the entry runs alike) are timed once
                     options = {k: v for k, v in method.options(choice).items() if k != "settings"}
                     if setting is not None and options in seen:
                         continue

@@ -76,6 +76,8 @@ class PlotStyle(TypedDict, total=False):
     linestyle: LineStyle
     markerfacecolor: str
 
+#: The colour of a method that has no colours of its own (a plot trades it for a spare one).
+NO_COLOUR = "#999999"
 #: The verbs a method may have: one board, how many boards, the boards one by one.
 VERBS = ("solve", "count", "iterate")
 #: The parts of a :class:`Problem` a method may honour, and ``reorder`` (benchmark instances that renumber
@@ -290,6 +292,9 @@ class Method(ABC):
             return
         if not entry.does(verb):
             self._refuse(entry, VERB_TEXT.get(verb, verb), lambda e: e.does(verb))
+        variant = choice.variant if choice is not None else None
+        if variant is not None and variant in self.variants() and not entry.takes_variant(variant):
+            self._refuse(entry, f"take the {self.variant_word} {variant}", lambda e: e.takes_variant(variant))
         missing = [f for f in sorted(problem.features() if problem else ()) if not entry.honours(f)]
         if missing:
             feature = missing[0]
@@ -344,14 +349,20 @@ class Method(ABC):
 
     # ------------------------------------------------------------------------------- describing
 
+    def default_settings(self, solver: str | None = None) -> str | None:
+        """The settings a run of ``solver`` (None: the default solver) takes when none are named: the first of the
+        method's settings the entry takes (None for a method without settings)."""
+        entry = self.solvers().get(solver) if solver is not None else next(iter(self.solvers().values()), None)
+        return next((s for s in self.settings() if entry is None or entry.takes(s)), None)
+
     def label(self, choice: Choice) -> str:
-        """``SAT pairwise/pycosat`` (``, default`` for non-default settings); the method's name without variants
-        or solvers."""
+        """``SAT pairwise/pycosat`` (``, default`` for settings other than the solver's own default); the method's
+        name without variants or solvers."""
         if choice.variant is None and choice.solver is None:
             return self.name
         head = f"{self.title} {choice.variant}" if choice.variant else self.title
         text = f"{head}/{choice.solver}" if choice.solver else head
-        if choice.settings is not None and choice.settings != next(iter(self.settings()), None):
+        if choice.settings is not None and choice.settings != self.default_settings(choice.solver):
             text += f", {choice.settings}"
         return text
 
@@ -365,8 +376,19 @@ class Method(ABC):
         return ", ".join(parts)
 
     def colour(self, variant: str | None = None) -> str:
-        """The colour of a variant (the method's own for one without variants)."""
-        return self.colours.get(variant, self.colours.get(None, "#999999"))
+        """The colour of a variant (None: the default variant; the method's own for one without variants).  A
+        method with colours has one for every variant: a variant without one is a one-line error, never a silent
+        grey.  A method with no colours at all (one registered by a notebook or a test) is grey, which
+        :func:`~nqueens_kit.viz.style.plot_styles` trades for a spare colour."""
+        if not self.colours:
+            return NO_COLOUR
+        key = variant if variant is not None or None in self.colours else self.default_variant()
+        try:
+            return self.colours[key]
+        except KeyError:
+            known = ", ".join(str(k) for k in self.colours)
+            raise InputError(f"--method {self.name} has no colour for the {self.variant_word or 'variant'} "
+                             f"{shown(key)}; its colours are for: {known or 'nothing'}") from None
 
     def style(self, choice: Choice) -> PlotStyle:
         """Keyword arguments for matplotlib's ``plot`` (see :meth:`Choice.style`)."""
@@ -374,7 +396,7 @@ class Method(ABC):
         entry = solvers.get(choice.solver) if choice.solver is not None else None
         marker = entry.marker if entry is not None else self.marker
         look: PlotStyle = {"color": self.colour(choice.variant), "marker": marker, "linestyle": self.linestyle}
-        if choice.settings is not None and choice.settings != next(iter(self.settings()), None):
+        if choice.settings is not None and choice.settings != self.default_settings(choice.solver):
             look["linestyle"], look["markerfacecolor"] = ":", "white"
         return look
 

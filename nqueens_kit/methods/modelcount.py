@@ -23,7 +23,7 @@ from ..errors import InputError
 from ..problem.board import Problem
 from ..problem.results import CountResult, SolveResult
 from ..runtime.limits import Size
-from ..solvers.base import Capabilities, PackageSolver, Solver
+from ..solvers.base import CLAUSES, Capabilities, PackageSolver, Solver
 from ..solvers.browser import for_browser
 from .base import Choice, Method
 from .sat.cnf import build_cnf, cnf_size
@@ -45,6 +45,10 @@ class Ganak(PackageSolver):
     description = "Ganak exact projected model counter (pyganak)"
     capabilities = Capabilities(in_process=True)
     marker = "8"
+    verbs = frozenset({"count"})
+    features = frozenset({"preplaced", "blocked", "break_symmetry"})
+    variants = CLAUSES
+    settings = frozenset(SETTINGS)  # projected counts the boards, unprojected every model
     module = distribution = "pyganak"
     product = "Ganak"
     hint = INSTALL_HINT

@@ -30,7 +30,18 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..errors import InputError, SolverNotAvailable
-from .base import Capabilities, SatOutcome, SatSolver, Solver, wrong_method
+from .base import (
+    CARDINALITY,
+    CLAUSES,
+    PYSAT_COUNTERS,
+    SAT_FEATURES,
+    SAT_VERBS,
+    Capabilities,
+    SatOutcome,
+    SatSolver,
+    Solver,
+    wrong_method,
+)
 from .dimacs_binary import Binary
 from .embedded import Pycosat
 from .python_sat import PySat
@@ -49,35 +60,52 @@ MINICARD_ADVICE = ("the largest boards by SAT: the native encoding (cardinality 
 GLUECARD_ADVICE = ("the native encoding too, a little behind pysat-minicard: n = 2000 in 15 s and 1.9 GB here; the "
                    "frontier within 60 s is n = 2816 (under more load than pysat-minicard's)")
 
-#: Ordered registry of SAT solvers: the first is the default.  Each entry states its own capabilities and
-#: marker; ``advice`` says when to pick it (``nqueens-kit solvers`` prints it).
+#: Ordered registry of SAT solvers: the first is the default.  Each entry states its own capabilities (measured
+#: with python-sat 1.9: Glucose, MapleSAT, MiniSat, Minicard and Gluecard can be interrupted at a deadline, CaDiCaL,
+#: Kissat and Lingeling cannot; Kissat has no statistics, assumptions, proofs or incremental clauses), its
+#: variants and marker; ``advice`` says when to pick it (``nqueens-kit solvers`` prints it).
 SAT_SOLVERS: dict[str, SatSolver] = {
     s.name: s
     for s in (
         Pycosat(),
         PySat("pysat-cadical", "cadical195", "CaDiCaL 1.9.5 through python-sat", marker="s", proofs=True,
-              time_limit=False),
+              incremental=True, statistics=PYSAT_COUNTERS, assumptions=True,
+              verbs=SAT_VERBS, features=SAT_FEATURES, variants=CLAUSES),
         PySat("pysat-cadical3", "cadical300", "CaDiCaL 3.0 through python-sat", marker="p", proofs=True,
-              time_limit=False),
-        PySat("pysat-kissat", "kissat404", "Kissat 4.0.4 through python-sat", marker="d", time_limit=False,
-              incremental=False, statistics=False, assumptions=False),  # commander, n = 1000: not in 150 s, 2.9 GB
-        PySat("pysat-glucose", "glucose4", "Glucose 4 through python-sat", marker="^", proofs=True),
+              incremental=True, statistics=PYSAT_COUNTERS, assumptions=True,
+              verbs=SAT_VERBS, features=SAT_FEATURES, variants=CLAUSES),
+        PySat("pysat-kissat", "kissat404", "Kissat 4.0.4 through python-sat", marker="d",
+              verbs=SAT_VERBS, features=SAT_FEATURES, variants=CLAUSES),  # commander, n = 1000: not in 150 s, 2.9 GB
+        PySat("pysat-glucose", "glucose4", "Glucose 4 through python-sat", marker="^", proofs=True, time_limit=True,
+              incremental=True, statistics=PYSAT_COUNTERS, assumptions=True,
+              verbs=SAT_VERBS, features=SAT_FEATURES, variants=CLAUSES),
         PySat("pysat-lingeling", "lingeling", "Lingeling through python-sat", marker=">", proofs=True,
-              time_limit=False),
-        PySat("pysat-maplesat", "maplechrono", "MapleLCMDistChronoBT through python-sat", marker="H", proofs=True),
-        PySat("pysat-minisat", "minisat22", "MiniSat 2.2 through python-sat", marker="v"),
-        PySat("pysat-minicard", "minicard", "Minicard 1.2 through python-sat", marker="x", cardinality=True,
-              advice=MINICARD_ADVICE),
-        PySat("pysat-gluecard4", "gluecard4", "Gluecard 4 through python-sat", marker="+", cardinality=True,
-              advice=GLUECARD_ADVICE),
-        Binary("minisat", ["-verb=0"], output_file=True, package="minisat", marker="D", stream=True),
-        Binary("cadical", ["-q"], package="cadical", proof_args=["--no-binary"], marker="P", stream=True),
+              incremental=True, statistics=PYSAT_COUNTERS, assumptions=True,
+              verbs=SAT_VERBS, features=SAT_FEATURES, variants=CLAUSES),
+        PySat("pysat-maplesat", "maplechrono", "MapleLCMDistChronoBT through python-sat", marker="H", proofs=True,
+              time_limit=True, incremental=True, statistics=PYSAT_COUNTERS, assumptions=True,
+              verbs=SAT_VERBS, features=SAT_FEATURES, variants=CLAUSES),
+        PySat("pysat-minisat", "minisat22", "MiniSat 2.2 through python-sat", marker="v", time_limit=True,
+              incremental=True, statistics=PYSAT_COUNTERS, assumptions=True,
+              verbs=SAT_VERBS, features=SAT_FEATURES, variants=CLAUSES),
+        PySat("pysat-minicard", "minicard", "Minicard 1.2 through python-sat", marker="x", time_limit=True,
+              incremental=True, statistics=PYSAT_COUNTERS, assumptions=True, cardinality=True,
+              verbs=SAT_VERBS, features=SAT_FEATURES, variants=CARDINALITY, advice=MINICARD_ADVICE),
+        PySat("pysat-gluecard4", "gluecard4", "Gluecard 4 through python-sat", marker="+", time_limit=True,
+              incremental=True, statistics=PYSAT_COUNTERS, assumptions=True, cardinality=True,
+              verbs=SAT_VERBS, features=SAT_FEATURES, variants=CARDINALITY, advice=GLUECARD_ADVICE),
+        Binary("minisat", ["-verb=0"], output_file=True, package="minisat", marker="D", stream=True,
+               time_limit=True, verbs=SAT_VERBS, features=SAT_FEATURES, variants=CLAUSES),
+        Binary("cadical", ["-q"], package="cadical", proof_args=["--no-binary"], marker="P", stream=True,
+               time_limit=True, verbs=SAT_VERBS, features=SAT_FEATURES, variants=CLAUSES),
         Binary("kissat", ["-q"], proof_args=["--no-binary"], wheel=("nqueens-kit[kissat]", "sage_wheels/bin/kissat"),
-               marker="X", stream=True),
-        Binary("picosat", [], package="picosat", marker="*", stream=True),
-        Binary("cryptominisat5", ["--verb", "0"], package="cryptominisat", marker="h", stream=True,
-               advice=CMS_ADVICE),
-        Binary("glucose", ["-verb=0"], output_file=True, marker="<"),
+               marker="X", stream=True, time_limit=True, verbs=SAT_VERBS, features=SAT_FEATURES, variants=CLAUSES),
+        Binary("picosat", [], package="picosat", marker="*", stream=True,
+               time_limit=True, verbs=SAT_VERBS, features=SAT_FEATURES, variants=CLAUSES),
+        Binary("cryptominisat5", ["--verb", "0"], package="cryptominisat", marker="h", stream=True, advice=CMS_ADVICE,
+               time_limit=True, verbs=SAT_VERBS, features=SAT_FEATURES, variants=CLAUSES),
+        Binary("glucose", ["-verb=0"], output_file=True, marker="<",
+               time_limit=True, verbs=SAT_VERBS, features=SAT_FEATURES, variants=CLAUSES),
     )
 }
 
@@ -190,7 +218,8 @@ def executable_solver(name: str) -> Binary | None:
     if os.sep in name or shutil.which(name):
         if not shutil.which(name):
             raise SolverNotAvailable(f"SAT solver {name!r} is not an executable file")
-        return Binary(name)
+        # the kit stops any executable at its deadline; it reads any clause encoding, and the model it prints
+        return Binary(name, time_limit=True, variants=CLAUSES, verbs=SAT_VERBS, features=SAT_FEATURES)
     return None
 
 

@@ -22,16 +22,28 @@ _NOT_IN_BROWSER = "not in the browser: "
 
 Clause = list[int]
 
+#: What the SAT method asks of an entry, stated by each entry of the registry (an entry says nothing by default):
+#: every verb and problem feature of the method (reordered instances included), and the variants it reads: every
+#: clause encoding, and ``native`` for the entries that take cardinality constraints.
+SAT_VERBS = frozenset({"solve", "count", "iterate"})
+SAT_FEATURES = frozenset({"preplaced", "blocked", "break_symmetry", "reorder"})
+CLAUSES = frozenset({"pairwise", "sequential", "commander", "product", "binary"})
+CARDINALITY = CLAUSES | {"native"}
+#: The search counters python-sat reports for the solvers that have statistics.
+PYSAT_COUNTERS = ("conflicts", "decisions", "propagations")
+
 
 @dataclass(frozen=True)
 class Capabilities:
-    """What a solver can do beyond answering."""
+    """What a solver can do beyond answering: nothing unless its entry says so (each claim is a contract case of
+    ``tests/test_entry_contract.py``, run on every entry that makes it)."""
 
-    in_process: bool = True    # runs inside Python (else: a separate executable)
+    in_process: bool = False   # runs inside Python (else: a separate executable)
     time_limit: bool = False   # stops itself at a time limit (else only stopping its process does)
     incremental: bool = False  # keeps its state when clauses are added between solves
     proofs: bool = False       # can write a proof of unsatisfiability (DRAT/DRUP)
-    statistics: bool = False   # reports search statistics (conflicts, nodes, ...)
+    #: The search counters it reports, by the names its results carry them under (empty: no statistics).
+    statistics: tuple[str, ...] = ()
     assumptions: bool = False  # solves under assumptions and reports a core of them
     cardinality: bool = False  # takes at-most-k constraints as they are (the SAT method's native encoding)
 
@@ -43,9 +55,12 @@ class Capabilities:
 class Solver:
     """A solver backend (see the module docstring).
 
-    Each registry entry is an instance with its own ``capabilities`` and ``marker`` (the marker every plot
-    draws its runs with), so two entries of one family can differ (python-sat's Glucose stops itself at a time
-    limit; its CaDiCaL, Kissat and Lingeling cannot, and only stopping their process does)."""
+    Each registry entry is an instance that states what it has: its ``capabilities``, the verbs, problem
+    features, variants and named settings of its method it takes, and its ``marker`` (the marker every plot draws
+    its runs with), so two entries of one family can differ (python-sat's Glucose stops itself at a time limit;
+    its CaDiCaL, Kissat and Lingeling cannot, and only stopping their process does).  An entry that says nothing
+    claims nothing: the method refuses it every verb, feature, variant and settings it has not declared, in one
+    line naming the entries that have it."""
 
     name = ""
     method = ""
@@ -60,23 +75,29 @@ class Solver:
     #: Whether the kit knows a way to install it (a pip extra or a Debian package); a bare executable name
     #: such as ``glucose`` has none.
     installable = True
-    #: What the entry honours of its method's verbs, problem features and named settings (None: all its method
-    #: has).  The method refuses the rest for this entry with one line naming the entries that can.
-    verbs: frozenset[str] | None = None
-    features: frozenset[str] | None = None
-    settings: frozenset[str] | None = None
+    #: What the entry honours of its method's verbs, problem features (``reorder`` included), variants
+    #: (encodings, formulations) and named settings.  The method refuses the rest for this entry with one line
+    #: naming the entries that can.
+    verbs: frozenset[str] = frozenset()
+    features: frozenset[str] = frozenset()
+    variants: frozenset[str] = frozenset()
+    settings: frozenset[str] = frozenset()
 
     def honours(self, feature: str) -> bool:
         """Whether the entry honours ``feature`` (when its method does)."""
-        return self.features is None or feature in self.features
+        return feature in self.features
 
     def does(self, verb: str) -> bool:
         """Whether the entry has ``verb`` (when its method does)."""
-        return self.verbs is None or verb in self.verbs
+        return verb in self.verbs
 
     def takes(self, settings: str) -> bool:
         """Whether the entry honours the method's named ``settings``."""
-        return self.settings is None or settings in self.settings
+        return settings in self.settings
+
+    def takes_variant(self, variant: str) -> bool:
+        """Whether the entry takes the method's variant ``variant`` (an encoding, a formulation)."""
+        return variant in self.variants
 
     def preload(self) -> None:
         """Import the solver's Python package now (a benchmark does this before its clock starts)."""

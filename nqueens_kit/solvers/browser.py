@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ..errors import SolverError, SolverNotAvailable
 from ..problem.results import Answer
 from ..runtime.browser import IN_BROWSER, REFUSED, budget_solve, needs
-from .base import Capabilities, Clause, SatOutcome, Solver
-from .ilp_pulp import Candidate, IlpSolver, pulp_module
+from .base import CLAUSES, PYSAT_COUNTERS, SAT_FEATURES, SAT_VERBS, Capabilities, Clause, SatOutcome, Solver
+from .ilp_pulp import FORMULATION_NAMES, ILP_FEATURES, ILP_VERBS, Candidate, IlpSolver, pulp_module
 from .python_sat import PySat
 
 #: HiGHS for the browser: the npm package's ES module and its WebAssembly, served beside Pyodide.
@@ -186,6 +186,7 @@ class HighsWasm(IlpSolver):
     description = "HiGHS (WebAssembly, npm highs) on PuLP's LP file: the browser's ILP solver"
     capabilities = Capabilities(in_process=True, time_limit=True)
     marker = "P"
+    verbs, features, variants, settings = ILP_VERBS, ILP_FEATURES, FORMULATION_NAMES, frozenset({"tuned"})
     advice = "the ILP solver of the browser edition"
 
     def preload(self) -> None:
@@ -211,7 +212,9 @@ def sat_entries() -> list[Solver]:
     if not IN_BROWSER:
         return []
     return [BrowserPySat("pysat-browser", "cadical195", "CaDiCaL 1.9.5 through python-sat (WebAssembly)",
-                         marker="8", proofs=True, advice="the SAT solver of the browser edition")]
+                         marker="8", proofs=True, time_limit=True, incremental=True, statistics=PYSAT_COUNTERS,
+                         assumptions=True, verbs=SAT_VERBS, features=SAT_FEATURES, variants=CLAUSES,
+                         advice="the SAT solver of the browser edition")]
 
 
 def ilp_entries() -> list[Solver]:

@@ -50,6 +50,11 @@ FORMULATIONS: dict[str, Formulation] = {
 SETTINGS = {"one-worker": "one search worker, as every other method has one core (fair benchmarks)",
             "all-cores": "one search worker per core (solve only: enumeration uses one)"}
 DEFAULT_SETTINGS = "one-worker"
+#: What the CP method asks of an entry, stated by each entry (an entry says nothing by default): its verbs and the
+#: problem features it honours (reordered instances included), and its formulations.
+CP_VERBS = frozenset({"solve", "count", "iterate"})
+CP_FEATURES = frozenset({"preplaced", "blocked", "break_symmetry", "reorder"})
+FORMULATION_NAMES = frozenset({"alldifferent", "boolean"})
 #: Boards a solver thread may find ahead of the consumer of an entry's :meth:`CpSolver.boards`.
 QUEUE_BOARDS = 256
 

@@ -26,7 +26,18 @@ from ..runtime import isolate
 from ..runtime.isolate import Ended
 from ..runtime.limits import Size
 from .base import Capabilities, PackageSolver
-from .cp import DEFAULT_SETTINGS, CpSolver, Feed, Formulation, get_formulation, model_counts, workers
+from .cp import (
+    CP_FEATURES,
+    CP_VERBS,
+    DEFAULT_SETTINGS,
+    FORMULATION_NAMES,
+    CpSolver,
+    Feed,
+    Formulation,
+    get_formulation,
+    model_counts,
+    workers,
+)
 
 if TYPE_CHECKING:
     from ortools.sat.python.cp_model import CpModel, CpSolverSolutionCallback, IntVar, LinearExprT, LiteralT
@@ -273,8 +284,10 @@ class CpSat(PackageSolver, CpSolver):
     name = "cp-sat"
     kind = "ortools"
     description = "Google OR-Tools CP-SAT (CDCL search with global-constraint propagators)"
-    capabilities = Capabilities(in_process=True, time_limit=True, statistics=True)
+    capabilities = Capabilities(in_process=True, time_limit=True, statistics=("branches", "conflicts"))
     marker = "D"
+    verbs, features, variants = CP_VERBS, CP_FEATURES, FORMULATION_NAMES
+    settings = frozenset({"one-worker", "all-cores"})
     module = "ortools"
     distribution = "ortools"
     product = "CP-SAT"
@@ -310,7 +323,8 @@ class CpSat(PackageSolver, CpSolver):
         run.raise_error()
         message = "no board within the time limit" if run.status == Ended.TIMEOUT else run.limit_message(limit)
         return SolveResult.of(problem, "cp", run.status.status, variant=formulation.name, solver=self.name,
-                              solve_seconds=run.wall, message=message, variant_kind="formulation")
+                              solve_seconds=run.wall, message=message, variant_kind="formulation",
+                              options=self.options(settings, order))
 
     def boards(self, problem: Problem, formulation: Formulation, settings: str | None,
                order: int | None) -> Iterator[Board]:

@@ -88,8 +88,12 @@ class Binary(SatSolver):
     def __init__(self, name: str, args: Sequence[str] = (), output_file: bool = False,
                  package: str | None = None, description: str = "", proof_args: Sequence[str] = (),
                  wheel: tuple[str, str] | None = None, marker: str = "o", advice: str = "",
-                 stream: bool = False) -> None:
+                 stream: bool = False, time_limit: bool = False, verbs: frozenset[str] = frozenset(),
+                 features: frozenset[str] = frozenset(), variants: frozenset[str] = frozenset()) -> None:
+        """An entry claims what its arguments say and nothing more (``proof_args`` are how it writes a proof;
+        ``time_limit``: the kit stops it at its deadline)."""
         self.name, self.marker, self.advice = name, marker, advice
+        self.verbs, self.features, self.variants = verbs, features, variants
         self.stream = stream  # the formula goes through a named pipe (the solver reads it once, in order)
         self.installable = package is not None or wheel is not None
         # (pip requirement, path inside site-packages) of a Python wheel that bundles the executable
@@ -99,7 +103,7 @@ class Binary(SatSolver):
         self.package = package
         self.proof_args = list(proof_args)
         self.description = description or f"{name} (external DIMACS solver)"
-        self.capabilities = Capabilities(in_process=False, time_limit=True, proofs=bool(proof_args))
+        self.capabilities = Capabilities(in_process=False, time_limit=time_limit, proofs=bool(proof_args))
 
     def executable(self) -> str | None:
         """The executable on PATH, else the one a Python wheel put in site-packages (``wheel``)."""

@@ -12,15 +12,16 @@ import time
 from collections.abc import Iterator, Sequence
 
 from ..problem.results import Answer
-from .base import Capabilities, Clause, PackageSolver, SatOutcome, SatSolver
+from .base import CLAUSES, SAT_FEATURES, SAT_VERBS, Capabilities, Clause, PackageSolver, SatOutcome, SatSolver
 
 
 class Pycosat(PackageSolver, SatSolver):
     name = "pycosat"
     kind = "embedded"
     description = "PicoSAT embedded in Python (default)"
-    capabilities = Capabilities(in_process=True)
+    capabilities = Capabilities(in_process=True)  # no time limit, statistics, assumptions or proofs
     marker = "o"
+    verbs, features, variants = SAT_VERBS, SAT_FEATURES, CLAUSES
     module = distribution = "pycosat"
     product = "PicoSAT"
     hint = "pip install pycosat (or conda install -c conda-forge pycosat)"

@@ -31,8 +31,9 @@ if TYPE_CHECKING:  # PuLP has no type information: the name says what the object
 
 PULP_HINT = "pip install pulp (or conda install -c conda-forge pulp)"
 
-#: The ILP method's named settings, the first the default; every entry takes these, and an entry may have
-#: settings of its own (:attr:`IlpSolver.own_settings`).
+#: The ILP method's named settings, the first the default; each entry says which it takes (``settings``: a name
+#: that would run it as another does is not one it takes), and an entry may have settings of its own
+#: (:attr:`IlpSolver.own_settings`).
 SETTINGS: dict[str, str] = {
     "tuned": "CBC with feasibility pump, preprocessing and cuts off (which of the two CBC settings is faster "
              "depends on n, the instance and the CBC build: chapter 5's sweep measures it); HiGHS and SCIP defaults",
@@ -88,9 +89,6 @@ class IlpSolver(Solver):
                 import_module(self.module)
             except ImportError:
                 pass  # the solve explains a missing solver itself
-
-    def takes(self, settings: str) -> bool:
-        return settings in SETTINGS or settings in self.own_settings
 
     def options(self, settings: str) -> Options:
         """The options a solve runs with under the method's ``settings`` (``tuned``, ``default``, or one of
@@ -191,12 +189,23 @@ def _cbcbox_binary() -> str | None:
     return path if path and os.path.isfile(path) else None
 
 
+#: What the ILP method asks of an entry, stated by each entry (an entry says nothing by default): every verb and
+#: problem feature of the method (reordered instances included), and its formulations.
+ILP_VERBS = frozenset({"solve", "count", "iterate"})
+ILP_FEATURES = frozenset({"preplaced", "blocked", "break_symmetry", "reorder"})
+FORMULATION_NAMES = frozenset({"lines", "pairwise", "max-queens"})
+#: The counters the entries read from their solver: branch-and-bound nodes and LP iterations.
+ILP_COUNTERS = ("nodes", "iterations")
+
+
 class Cbc(IlpSolver):
     name = "cbc"
     description = "COIN-OR CBC through PuLP (default)"
     command_line = True
-    capabilities = Capabilities(in_process=False, time_limit=True, statistics=True)
+    capabilities = Capabilities(in_process=False, time_limit=True, statistics=ILP_COUNTERS)
     marker = "o"
+    verbs, features, variants = ILP_VERBS, ILP_FEATURES, FORMULATION_NAMES
+    settings = frozenset({"tuned", "default"})  # tuned switches CBC's pump, preprocessing and cuts off
 
     def candidates(self) -> Iterator[Candidate]:
         pulp = pulp_module()
@@ -256,8 +265,12 @@ class Cbc(IlpSolver):
 class Highs(IlpSolver):
     name = "highs"
     description = "HiGHS through PuLP and highspy"
-    capabilities = Capabilities(in_process=True, time_limit=True, statistics=True)
+    capabilities = Capabilities(in_process=True, time_limit=True, statistics=ILP_COUNTERS)
     marker = "s"
+    verbs, features, variants = ILP_VERBS, ILP_FEATURES, FORMULATION_NAMES
+    # HiGHS runs its own defaults under the method's default settings; a second name for the same run is not
+    # one it takes
+    settings = frozenset({"tuned"})
     advice = "the faster ILP solver here on the lines formulation"
     module = "highspy"
 

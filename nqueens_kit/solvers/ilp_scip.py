@@ -15,12 +15,11 @@ from collections.abc import Iterator
 
 from ..problem.results import JSON, Options, Statistics
 from .base import Capabilities, importable, package_version
-from .ilp_pulp import Candidate, IlpSolver, pulp_module
+from .ilp_pulp import FORMULATION_NAMES, ILP_COUNTERS, ILP_FEATURES, ILP_VERBS, Candidate, IlpSolver, pulp_module
 
 #: SCIP's parameters under each named settings it takes (SCIP's defaults otherwise).
 PARAMETERS: dict[str, dict[str, JSON]] = {
     "tuned": {},
-    "default": {},
     "no-conflicts": {"conflict/enable": False},
 }
 
@@ -31,8 +30,12 @@ class Scip(IlpSolver):
     name = "scip"
     kind = "pyscipopt"
     description = "SCIP through PuLP and PySCIPOpt (branch and cut with conflict analysis)"
-    capabilities = Capabilities(in_process=True, time_limit=True, statistics=True)
+    capabilities = Capabilities(in_process=True, time_limit=True, statistics=ILP_COUNTERS)
     marker = "^"
+    verbs, features, variants = ILP_VERBS, ILP_FEATURES, FORMULATION_NAMES
+    # SCIP runs its own defaults under the method's default settings (a second name for that run is not one it
+    # takes), and its conflict analysis off under its own
+    settings = frozenset({"tuned", "no-conflicts"})
     advice = "branch and cut that learns from conflicts, as a SAT solver does; --settings no-conflicts switches it off"
     own_settings = {"no-conflicts": "SCIP with its conflict analysis off (what learning from conflicts buys)"}
     module = "pyscipopt"

@@ -28,7 +28,7 @@ from ..problem.results import JSON, Options, SolveResult, Statistics, Status, in
 from ..runtime.isolate import run_executable
 from ..runtime.limits import Size
 from .base import Capabilities
-from .cp import CpSolver, Feed, Formulation, model_counts, workers
+from .cp import CP_FEATURES, CP_VERBS, FORMULATION_NAMES, CpSolver, Feed, Formulation, model_counts, workers
 
 #: The kit's MiniZinc model.
 MODEL = Path(__file__).with_name("nqueens.mzn")
@@ -162,10 +162,12 @@ class MiniZincGecode(CpSolver):
     name = "minizinc"
     kind = "minizinc"
     description = "MiniZinc with Gecode: the kit's own .mzn model, Gecode's AllDifferent, first-fail search"
-    capabilities = Capabilities(in_process=False, time_limit=True, statistics=True)
+    capabilities = Capabilities(in_process=False, time_limit=True, statistics=("nodes", "failures", "propagations"))
     marker = "P"
     product_name = "Gecode (MiniZinc)"
-    features = frozenset({"preplaced", "blocked", "break_symmetry"})
+    verbs, variants = CP_VERBS, FORMULATION_NAMES
+    features = CP_FEATURES - {"reorder"}  # MiniZinc keeps the model as written
+    settings = frozenset({"one-worker", "all-cores"})
     advice = "the textbook CP solver: propagation and first-fail search, no learning"
 
     def available(self) -> bool:

@@ -148,7 +148,12 @@ def _run(model: IlpModel, backend: IlpSolver, deadline: float | None, settings: 
             engine = backend.engine(**options)
         except TypeError:  # a PuLP whose solver takes no thread count: it runs single-threaded anyway
             options.pop("threads", None)
-            engine = backend.engine(**options)
+            try:
+                engine = backend.engine(**options)
+            except TypeError as exc:  # an option this formulation needs that the entry's PuLP class lacks
+                detail = " ".join(str(exc).split())[:160]
+                raise SolverError(f"--solver {backend.name} cannot run the {model.formulation.name} formulation "
+                                  f"here: its PuLP solver refused the options {sorted(options)} ({detail})") from None
         if hasattr(engine, "tmpDir"):
             # PuLP's default is $TMPDIR, or the working directory when that is unusable: never there.
             engine.tmpDir = tmp

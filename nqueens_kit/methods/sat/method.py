@@ -64,8 +64,7 @@ class SatMethod(Method):
         return cnf_size(problem, choice.variant or "pairwise")
 
     def check_entry(self, problem: Problem | None, verb: str, choice: Choice | None) -> None:
-        """Also refuse ``native`` with a solver that takes clauses only, naming those that take it."""
-        super().check_entry(problem, verb, choice)
+        """Refuse ``native`` with a solver that takes clauses only first, naming those that take it."""
         if choice is not None and choice.variant == NATIVE:
             entry = self._entry(choice)
             if entry is not None and not entry.capabilities.cardinality:
@@ -73,6 +72,7 @@ class SatMethod(Method):
                 raise InputError(f"--encoding native needs a solver that takes cardinality constraints "
                                  f"({', '.join(able)}); --solver {entry.name} takes clauses only: choose another "
                                  "encoding for it")
+        super().check_entry(problem, verb, choice)
 
     def size_advice(self, problem: Problem, choice: Choice) -> str:
         better = "a helper-variable encoding (--encoding sequential), " if choice.variant == "pairwise" else ""
