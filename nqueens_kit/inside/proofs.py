@@ -9,8 +9,9 @@ lemmas that are not RUP but *resolution asymmetric tautologies* (RAT: clauses th
 as in extended resolution or blocked-clause addition); deleting clauses never makes a RAT step, so what a
 proof is called depends on its lemmas, which only a check can tell (:attr:`ProofCheck.system`).
 
-- :func:`prove`: solve a formula with a solver that writes proofs (CaDiCaL or Glucose through python-sat,
-  or the ``cadical`` / ``kissat`` executables) and return its :class:`Proof`, or None when satisfiable.
+- :func:`prove`: solve a formula with a solver that writes proofs (a SAT entry that declares the ``proofs``
+  capability: :func:`~nqueens_kit.solvers.proving_entries`) and return its :class:`Proof`, or None when
+  satisfiable.
 - :func:`check`: check a proof against the formula with an independent checker: ``drup`` (extracted from
   code verified in Why3) or ``dratify`` (pure Python); ``auto`` takes the first installed (the checkers
   themselves are reached through :mod:`nqueens_kit.methods.sat.certificate`, which certifies the end of a
@@ -49,14 +50,12 @@ from ..problem.results import Answer, KnownBy, SolveResult, Status
 from ..runtime import isolate
 from ..runtime.files import output_path, write_whole
 from ..runtime.limits import check_time_limit
-from ..solvers import get_solver
+from ..solvers import get_solver, proving_entries
 from .propagation import propagate
 
 if TYPE_CHECKING:
     from ..solvers.base import SatSolver
 
-#: Solvers that write proofs, in the order ``auto`` tries them.
-PROOF_SOLVERS = ("pysat-cadical", "pysat-glucose", "cadical", "kissat")
 
 
 def proof_literals(line: str, solver: str) -> tuple[int, ...]:
@@ -127,7 +126,7 @@ def _proof_solver(name: str | None) -> SatSolver:
     from ..solvers.base import SatSolver
 
     if name is None:
-        for candidate in PROOF_SOLVERS:
+        for candidate in proving_entries():  # registry order: the first installed
             solver = get_solver("sat", candidate)
             if solver.available() and isinstance(solver, SatSolver):
                 return solver
@@ -135,7 +134,7 @@ def _proof_solver(name: str | None) -> SatSolver:
                                  "and Glucose through python-sat) or sudo apt-get install cadical")
     solver = get_solver("sat", name)
     if not solver.capabilities.proofs:
-        raise InputError(f"{solver.name} cannot write proofs; use one of: {', '.join(PROOF_SOLVERS)}")
+        raise InputError(f"{solver.name} cannot write proofs; use one of: {', '.join(proving_entries())}")
     solver.require()
     if not isinstance(solver, SatSolver):  # the registry's "sat" solvers all are
         raise InputError(f"{solver.name} is not a SAT solver")

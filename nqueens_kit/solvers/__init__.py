@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..errors import InputError, SolverNotAvailable
+from . import base
 from .base import (
     CARDINALITY,
     CLAUSES,
@@ -108,6 +109,13 @@ SAT_SOLVERS: dict[str, SatSolver] = {
                time_limit=True, verbs=SAT_VERBS, features=SAT_FEATURES, variants=CLAUSES),
     )
 }
+
+def proving_entries() -> list[str]:
+    """The SAT entries that declare the ``proofs`` capability, in registry order (installed or not)."""
+    return [name for name, entry in SAT_SOLVERS.items() if entry.capabilities.proofs]
+
+
+base.list_provers = proving_entries
 
 #: The ILP and CP solver entries, one line each (``module:Class`` under this package), in registry order: the
 #: first is the default.  A registry is made, and its modules imported, when it is first asked for (a SAT solve
@@ -232,5 +240,5 @@ __all__ = [
     "CP_SOLVERS", "ENTRIES", "ILP_SOLVERS", "REGISTRIES", "SAT_SOLVERS", "Binary", "Capabilities", "Cbc",
     "Highs", "IlpSolver", "registry",
     "PySat", "Pycosat", "SatOutcome", "SatSolver", "Solver", "available_solvers", "default_solver",
-    "executable_solver", "get_solver",
+    "executable_solver", "get_solver", "proving_entries",
 ]

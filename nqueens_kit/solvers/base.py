@@ -33,6 +33,16 @@ CARDINALITY = CLAUSES | {"native"}
 PYSAT_COUNTERS = ("conflicts", "decisions", "propagations")
 
 
+def _nobody() -> list[str]:
+    return []
+
+
+#: The SAT entries that declare proofs, in registry order, for the refusal of :meth:`SatSolver.prove`: the
+#: registry sets it to its :func:`~nqueens_kit.solvers.proving_entries` when it is made (the base classes do not
+#: import the registry).
+list_provers: Callable[[], list[str]] = _nobody
+
+
 @dataclass(frozen=True)
 class Capabilities:
     """What a solver can do beyond answering: nothing unless its entry says so (each claim is a contract case of
@@ -205,8 +215,7 @@ class SatSolver(Solver):
               deadline: float | None = None) -> tuple[SatOutcome, list[str] | None]:
         """Solve and, when the answer is unsatisfiable, return the solver's DRUP/DRAT proof as text lines
         (solvers whose ``capabilities.proofs`` is true)."""
-        raise InputError(f"{self.name} cannot write proofs; solvers that can: pysat-cadical, pysat-glucose, "
-                         "cadical, kissat")
+        raise InputError(f"{self.name} cannot write proofs; solvers that can: {', '.join(list_provers())}")
 
     def models(self, clauses: Sequence[Clause], num_vars: int,
                block: Callable[[list[int]], Clause]) -> Iterator[list[int]]:
