@@ -1,4 +1,5 @@
-"""Shared test helpers.
+"""Shared test helpers, and ``pytest --solver NAME``: the suite against one solver entry (every test
+parametrized by a solver runs for that entry alone; the rest as always).
 
 ``need(ok, what)`` skips a test whose optional tool is missing, except under NQUEENS_KIT_REQUIRE_ALL=1
 (set by .ci/run), where a missing tool fails the test: a green CI means every backend really ran.
@@ -27,12 +28,57 @@ settings.load_profile("nqueens-kit")
 #: worker, so a long file collected last (the site and the browser edition sort late) leaves the other
 #: worker idle while it runs.  The order of everything else is kept.
 LONGEST_FIRST = ("tests/test_site.py", "tests/test_lite.py", "tests/test_cp.py", "tests/test_bench.py",
-                 "tests/test_contract.py", "tests/test_processes.py", "tests/test_notebooks.py", "tests/test_sat.py",
-                 "tests/test_dimacs.py", "tests/test_bench_safety.py", "tests/test_app_browser.py",
+                 "tests/test_contract.py", "tests/test_entry_contract.py", "tests/test_processes.py",
+                 "tests/test_notebooks.py", "tests/test_sat.py", "tests/test_dimacs.py", "tests/test_bench_safety.py", "tests/test_app_browser.py",
                  "tests/test_bundle.py")
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--solver", default=None, metavar="NAME",
+                     help="run the suite against one solver entry: every test parametrized by a solver (the contract "
+                          "cases of every method, each solver's own tests) runs for NAME alone")
+
+
+#: The parameter names that hold a solver entry's name in a parametrized test (None: a method without solvers).
+SOLVER_PARAMETERS = ("solver", "entry")
+
+
+def _entry_names() -> set[str]:
+    from nqueens_kit.methods import METHODS
+
+    return {name for method in METHODS.values() for name in method.solvers()}
+
+
+def _solver_of(item: pytest.Item, names: set[str]) -> tuple[bool, str | None]:
+    """``(parametrized by a solver, which)``: a parameter called solver or entry, or any parameter whose value is
+    the name of a registered entry."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    for key, value in params.items():
+        if key in SOLVER_PARAMETERS and (value is None or isinstance(value, str)):
+            return True, value
+        if isinstance(value, str) and value in names:
+            return True, value
+    return False, None
+
+
+def _keep_one_solver(config: pytest.Config, items: list[pytest.Item]) -> None:
+    wanted = config.getoption("--solver")
+    if wanted is None:
+        return
+    names = _entry_names()
+    if wanted not in names:
+        raise pytest.UsageError(f"--solver {wanted!r} is no registered solver entry; valid: {', '.join(sorted(names))}")
+    kept, dropped = [], []
+    for item in items:
+        parametrized, solver = _solver_of(item, names)
+        (dropped if parametrized and solver != wanted else kept).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _keep_one_solver(config, items)
     rank = {name: k for k, name in enumerate(LONGEST_FIRST)}
     root = config.rootpath
 
