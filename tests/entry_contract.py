@@ -202,7 +202,7 @@ def _received(method: Method, name: str, order: int | None) -> tuple[object, Fin
     elif method.name == "ilp":
         import pulp
 
-        from nqueens_kit.methods.ilp.model import _constraints
+        from nqueens_kit.methods.ilp.build import _constraints
 
         def model(prob: Any, *rest: Any, **kw: Any) -> None:
             seen.append((tuple(v.name for v in prob.variables()),
