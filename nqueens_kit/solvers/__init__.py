@@ -38,6 +38,7 @@ from .base import (
     SAT_FEATURES,
     SAT_VERBS,
     Capabilities,
+    Outcome,
     SatOutcome,
     SatSolver,
     Solver,
@@ -239,6 +240,6 @@ def available_solvers(method: str) -> list[str]:
 __all__ = [
     "CP_SOLVERS", "ENTRIES", "ILP_SOLVERS", "REGISTRIES", "SAT_SOLVERS", "Binary", "Capabilities", "Cbc",
     "Highs", "IlpSolver", "registry",
-    "PySat", "Pycosat", "SatOutcome", "SatSolver", "Solver", "available_solvers", "default_solver",
+    "Outcome", "PySat", "Pycosat", "SatOutcome", "SatSolver", "Solver", "available_solvers", "default_solver",
     "executable_solver", "get_solver", "proving_entries",
 ]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 
 from ..errors import InputError, SolverGaveUp, SolverNotAvailable
-from ..problem.results import JSON, Answer, Statistics
+from ..problem.results import JSON, Answer, Options, Statistics
 
 #: How the install hint of a solver that no browser can run begins (``runtime.browser.REFUSED``).
 _NOT_IN_BROWSER = "not in the browser: "
@@ -174,17 +174,37 @@ class PackageSolver(Solver):
 
 
 @dataclass
-class SatOutcome:
-    """A SAT solver's answer: ``sat`` with a model, ``unsat``, or ``unknown`` (stopped without an answer)."""
+class Outcome:
+    """What one solve of an entry answered, in every family (the one shape of ``solve``; only the method makes a
+    :class:`~nqueens_kit.problem.results.SolveResult` of it, maps its status and words its messages).
+
+    - ``status``: ``sat`` (a solution: a SAT model, an ILP or CP board), ``unsat`` (the solver proved there is
+      none), or ``unknown`` (it stopped without an answer: at its limit, or for the reason in ``why``);
+    - ``model``: a SAT entry's assignment; ``board``: the board an ILP or CP entry read, ``(row, column)`` pairs;
+    - ``proven``: for an optimisation model, whether the solution found is proven optimal;
+    - ``seconds``: the solve alone; ``stats``: the solver's own counters and its own word (``solver_said``);
+    - ``options``: the options it really ran with, as recorded in results (``settings`` first where it has some);
+    - ``core``: assumptions that already make the formula unsatisfiable (SAT, when asked);
+    - ``limit``: whether it stopped at the deadline it was given (else ``why`` says why it stopped).
+    """
 
     status: Answer | str
     model: list[int] | None = None
     seconds: float = 0.0
     stats: Statistics = field(default_factory=dict)
-    core: list[int] | None = None  # assumptions that already make it unsatisfiable (when asked)
+    core: list[int] | None = None
+    board: list[tuple[int, int]] | None = None
+    proven: bool = True
+    options: Options = field(default_factory=dict)
+    limit: bool = False
+    why: str = ""
 
     def __post_init__(self) -> None:
         self.status: Answer = Answer(self.status)
+
+
+#: A SAT entry's :class:`Outcome` (its name before every family answered alike).
+SatOutcome = Outcome
 
 
 class SatSolver(Solver):
