@@ -24,6 +24,7 @@ from ..methods.ilp.formulations import FORMULATIONS, Formulation
 from ..methods.ilp.model import IlpModel, _run, build_model
 from ..problem.board import Cell, Problem
 from ..solvers import ILP_SOLVERS, get_solver
+from ..solvers.ilp_pulp import state_of
 from .common import APP_TIME_LIMIT, Change, Job, Messages, Stop, clamp_size, dropdown, guarded, ms
 
 #: Board sizes the explorer offers: every value is printed in its cell.
@@ -147,8 +148,8 @@ class RelaxationExplorer(Messages, widgets.VBox):
             start = time.perf_counter()
             run = _run(model, backend, time.monotonic() + APP_TIME_LIMIT, None)  # type: ignore[arg-type]
             values = ({cell: min(1.0, max(0.0, float(var.varValue or 0.0))) for cell, var in model.x.items()}
-                      if run.state in ("optimal", "feasible") else {})
-            return run.state, values, time.perf_counter() - start
+                      if state_of(run) in ("optimal", "feasible") else {})
+            return state_of(run), values, time.perf_counter() - start
 
         def done(answer: tuple[str, dict[Cell, float], float]) -> None:
             state, values, seconds = answer

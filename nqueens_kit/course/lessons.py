@@ -39,6 +39,7 @@ from ..problem.results import SolveResult
 from ..runtime import browser
 from ..runtime.extras import require
 from ..solvers import ILP_SOLVERS, get_solver
+from ..solvers.ilp_pulp import state_of
 from ..viz.style import use_presentation
 
 if TYPE_CHECKING:
@@ -290,8 +291,8 @@ def line_load(problem: Problem | int, formulation: str | Formulation, line: str 
     model.prob.sense = pulp.LpMaximize
     model.prob.setObjective(pulp.lpSum(model.x[cell] for cell in cells))
     run = _run(model, get_solver("ilp", solver).require(), None, None)  # type: ignore[arg-type]
-    if run.state not in ("optimal", "feasible"):
-        raise AssertionError(f"the relaxation of {name} did not solve ({run.state})")
+    if state_of(run) not in ("optimal", "feasible"):
+        raise AssertionError(f"the relaxation of {name} did not solve ({state_of(run)})")
     return round(sum(float(model.x[cell].varValue or 0.0) for cell in cells), 6)
 
 

@@ -34,7 +34,7 @@ from ..problem.board import Cell, Problem, conflicts, verify
 from ..problem.results import JSON, Status
 from ..runtime.limits import check_time_limit
 from ..solvers import get_solver
-from ..solvers.ilp_pulp import IlpSolver
+from ..solvers.ilp_pulp import IlpSolver, state_of
 
 #: The kit's tree is for reading: boards up to this size.
 MAX_BNB_N = 10
@@ -132,10 +132,10 @@ def branch_and_bound(problem: Problem | int, formulation: str = "lines", solver:
         iterations, seconds = run.stats.get("iterations"), run.stats.get("solver_seconds")
         node.iterations = iterations if isinstance(iterations, int) else None
         node.lp_seconds = float(seconds) if isinstance(seconds, (int, float)) and seconds else run.seconds
-        if run.state not in ("optimal", "feasible"):
-            node.status = "infeasible" if run.state == "infeasible" else "open"
-            if run.state != "infeasible":
-                tree.status, tree.note = Status.TIMEOUT, f"the LP solver stopped ({run.state})"
+        if state_of(run) not in ("optimal", "feasible"):
+            node.status = "infeasible" if state_of(run) == "infeasible" else "open"
+            if state_of(run) != "infeasible":
+                tree.status, tree.note = Status.TIMEOUT, f"the LP solver stopped ({state_of(run)})"
                 break
             continue
         node.values = {cell: min(1.0, max(0.0, float(var.varValue or 0.0))) for cell, var in model.x.items()}
@@ -268,7 +268,7 @@ def root_lp(problem: Problem | int, formulation: str = "lines", solver: str | No
             seconds.append(float(own if own is not None else run.seconds))
     values = {cell: min(1.0, max(0.0, float(var.varValue or 0.0))) for cell, var in model.x.items()}
     size = form.size(problem)
-    return {"n": problem.n, "formulation": form.name, "solver": backend.name, "state": run.state,
+    return {"n": problem.n, "formulation": form.name, "solver": backend.name, "state": state_of(run),
             "iterations": run.stats.get("iterations"), "seconds": min(seconds), "clock": clock,
             "variables": size.variables, "constraints": size.constraints, "nonzeros": size.nonzeros,
             "values": values, "fractional": sum(TOLERANCE < v < 1 - TOLERANCE for v in values.values()),

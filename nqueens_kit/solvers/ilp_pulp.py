@@ -15,32 +15,25 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
+import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import import_module
+from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ..errors import SolverNotAvailable
-from ..problem.results import Options, Statistics
-from .base import Capabilities, Solver, package_version
+from ..errors import InputError, SolverError, SolverNotAvailable
+from ..problem.results import Answer, Options, Statistics
+from ..runtime.console import silenced
+from .base import Capabilities, Outcome, Solver, package_version
 
-if TYPE_CHECKING:  # PuLP has no type information: the name says what the object is
-    from pulp import LpSolver
+if TYPE_CHECKING:  # PuLP has no type information: the names say what the objects are
+    from pulp import LpProblem, LpSolver
 
 PULP_HINT = "pip install pulp (or conda install -c conda-forge pulp)"
-
-#: The ILP method's named settings, the first the default; each entry says which it takes (``settings``: a name
-#: that would run it as another does is not one it takes), and an entry may have settings of its own
-#: (:attr:`IlpSolver.own_settings`).
-SETTINGS: dict[str, str] = {
-    "tuned": "CBC with feasibility pump, preprocessing and cuts off (which of the two CBC settings is faster "
-             "depends on n, the instance and the CBC build: chapter 5's sweep measures it); HiGHS and SCIP defaults",
-    "default": "every solver with its own default settings",
-}
-DEFAULT_SETTINGS = "tuned"
-
 
 def pulp_module() -> ModuleType:
     """PuLP, or :class:`SolverNotAvailable` saying whether it is missing or broken."""
@@ -54,6 +47,61 @@ def pulp_module() -> ModuleType:
         raise SolverNotAvailable(f"PuLP is installed but cannot be imported: {type(exc).__name__}: {exc}") from None
     module: ModuleType = pulp  # PuLP has no type information
     return module
+
+
+class PulpModel(Protocol):
+    """What an ILP entry is handed: a PuLP model (``prob``), whether it is the LP relaxation, whether it maximises
+    (its optimum must then be proven), and the name of its formulation (for messages)."""
+
+    @property
+    def prob(self) -> LpProblem: ...
+
+    @property
+    def relaxed(self) -> bool: ...
+
+    @property
+    def maximise(self) -> bool: ...
+
+    @property
+    def variant(self) -> str: ...
+
+
+#: An ILP solve's state in an optimiser's words, from its :class:`~.base.Outcome`.
+def state_of(outcome: Outcome) -> str:
+    """``optimal`` (a solution, proven best), ``feasible`` (a solution, the search stopped early), ``infeasible``
+    or ``none`` (stopped without a solution)."""
+    if outcome.status == Answer.SAT:
+        return "optimal" if outcome.proven else "feasible"
+    return "infeasible" if outcome.status == Answer.UNSAT else "none"
+
+
+def solved_state(prob: LpProblem, returned: Any) -> tuple[str, Statistics]:  # returned: PuLP 4 LpSolveStats
+    """``(state, stats)`` from what ``prob.solve`` returned (PuLP 4) or left on ``prob`` (PuLP 2 / 3): the one
+    way to read a solve's outcome on every PuLP version the kit allows (PuLP 4 has no ``LpStatus`` table)."""
+    if hasattr(returned, "has_solution"):  # PuLP 4: an LpSolveStats
+        status = getattr(returned.status, "name", str(returned.status))
+        if returned.has_solution:
+            state = "optimal" if status in ("Optimal", "GapLimit") else "feasible"
+        else:
+            state = "infeasible" if status == "Infeasible" else "none"
+        stats: Statistics = {"solver_status": status, "solver_seconds": round(float(returned.time), 6)}
+        if getattr(returned, "nodes", None) is not None:
+            stats["nodes"] = int(returned.nodes)
+        return state, stats
+    pulp = pulp_module()
+    status, solution = prob.status, prob.sol_status
+    if solution == pulp.LpSolutionOptimal:
+        state = "optimal"
+    elif solution == pulp.LpSolutionIntegerFeasible:  # CBC "Stopped on time" with an incumbent, HiGHS at a limit
+        state = "feasible"
+    elif status == pulp.LpStatusInfeasible or solution == pulp.LpSolutionInfeasible:
+        state = "infeasible"
+    else:
+        state = "none"
+    stats = {"solver_status": pulp.LpStatus.get(status, str(status))}
+    if getattr(prob, "solutionTime", None):
+        stats["solver_seconds"] = round(float(prob.solutionTime), 6)
+    return state, stats
 
 
 @dataclass(frozen=True)
@@ -117,6 +165,71 @@ class IlpSolver(Solver):
     def ask_again(self, prob: object) -> bool:
         """True when the solver refused to run for a reason this call has now removed (solve once more)."""
         return False
+
+    def solve(self, model: PulpModel, deadline: float | None = None, settings: str | None = None,
+              order: int | None = None, keep_log: bool = False) -> Outcome:
+        """Solve ``model`` once, its variables left holding the solution; PuLP's files and the solver's log live in a
+        private temporary folder (``keep_log``: the log comes back in ``stats["solver_log"]``).  ``settings`` is
+        one the entry takes (None: a relaxation, or the solver's own defaults); the model is already built in the
+        instance ``order``."""
+        pulp = pulp_module()
+        recorded = self.options(settings) if settings and not model.relaxed else {
+            "settings": "relaxation" if model.relaxed else "solver defaults", **self.thread_options()}
+        options: dict[str, object] = {"msg": False, **self.engine_options(recorded)}
+        if deadline is not None:
+            options["timeLimit"] = max(0.05, deadline - time.monotonic())
+        if model.maximise and not model.relaxed:
+            options["gapRel"] = recorded["gapRel"] = 0  # "optimal" must mean proven: solved needs the optimum n
+        with tempfile.TemporaryDirectory(prefix="nqueens-kit-ilp-") as tmp:
+            log_path = os.path.join(tmp, "solver.log")
+            if self.command_line or keep_log:  # an executable's statistics are in its log
+                options.update(self.log_options(log_path))
+            engine = self._engine(options, model.variant)
+            if hasattr(engine, "tmpDir"):
+                # PuLP's default is $TMPDIR, or the working directory when that is unusable: never there.
+                engine.tmpDir = tmp
+                engine.keepFiles = False
+            start = time.perf_counter()
+            try:
+                if self.command_line:
+                    returned = model.prob.solve(engine)
+                else:  # in this process: its log goes to a file, and nothing it prints reaches the console
+                    with silenced():
+                        returned = model.prob.solve(engine)
+                        if self.ask_again(model.prob):
+                            returned = model.prob.solve(engine)
+            except OSError as exc:
+                raise InputError(f"{self.name} could not write its files in {tmp}: {exc.strerror or exc}") from None
+            except getattr(pulp, "PulpError", pulp.PulpSolverError) as exc:
+                detail = (str(exc).strip().splitlines() or [repr(exc)])[0]
+                if "os error" in detail.lower():  # PuLP 4 reports a failed file write this way
+                    raise InputError(f"{self.name} could not write its files in {tmp}: {detail}") from None
+                raise SolverError(f"{self.name} failed: {detail}") from None
+            seconds = time.perf_counter() - start
+            state, stats = solved_state(model.prob, returned)
+            text = Path(log_path).read_text(errors="replace") if os.path.exists(log_path) else ""
+            state = self.read_statistics(model.prob, text, state, stats)
+        stats["found_as"] = self.found_as()
+        if keep_log:
+            stats["solver_log"] = text
+        status = {"optimal": Answer.SAT, "feasible": Answer.SAT, "infeasible": Answer.UNSAT}.get(state, Answer.UNKNOWN)
+        stopped = state in ("feasible", "none") and deadline is not None
+        return Outcome(status, seconds=seconds, stats=stats, proven=state == "optimal", options=recorded,
+                       limit=stopped, why="" if stopped else str(stats.get("solver_status", "no status")))
+
+    def _engine(self, options: dict[str, object], variant: str) -> LpSolver:
+        """The PuLP solver object for ``options``; a PuLP whose solver takes no thread count runs it without one
+        (single-threaded anyway); an option the formulation needs that the entry's PuLP class lacks is one line."""
+        try:
+            return self.engine(**options)
+        except TypeError:
+            options.pop("threads", None)
+            try:
+                return self.engine(**options)
+            except TypeError as exc:
+                detail = " ".join(str(exc).split())[:160]
+                raise SolverError(f"--solver {self.name} cannot run the {variant} formulation here: its PuLP solver "
+                                  f"refused the options {sorted(options)} ({detail})") from None
 
     def highlights(self, log: str) -> list[str]:
         """The lines of the solver's log that tell what it did."""

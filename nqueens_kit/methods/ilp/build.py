@@ -41,6 +41,15 @@ class IlpModel:
     build_seconds: float = 0.0
 
     @property
+    def maximise(self) -> bool:
+        """Whether the model maximises (its optimum must be proven for "solved")."""
+        return self.formulation.maximise
+
+    @property
+    def variant(self) -> str:
+        return self.formulation.name
+
+    @property
     def num_variables(self) -> int:
         return len(self.x)
 

@@ -27,10 +27,21 @@ from ...errors import InputError
 from ...problem.board import Cell, Problem
 from ...problem.results import Options
 from ...runtime.limits import ILP_BYTES_PER_NONZERO, ILP_BYTES_PER_VARIABLE, Size
-from ...solvers.ilp_pulp import DEFAULT_SETTINGS, SETTINGS, IlpSolver
+from ...solvers.ilp_pulp import IlpSolver
 
 if TYPE_CHECKING:  # PuLP has no type information: these names say what the objects are
     from pulp import LpAffineExpression, LpConstraint, LpVariable
+
+
+#: The ILP method's named settings, the first the default; each entry says which it takes (``settings``: a name
+#: that would run it as another does is not one it takes) and what each means for it, and an entry may have settings
+#: of its own (:attr:`~nqueens_kit.solvers.ilp_pulp.IlpSolver.own_settings`).
+SETTINGS: dict[str, str] = {
+    "tuned": "CBC with feasibility pump, preprocessing and cuts off (which of the two CBC settings is faster "
+             "depends on n, the instance and the CBC build: chapter 5's sweep measures it); HiGHS and SCIP defaults",
+    "default": "every solver with its own default settings",
+}
+DEFAULT_SETTINGS = "tuned"
 
 
 def all_settings() -> dict[str, str]:

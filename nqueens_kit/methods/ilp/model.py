@@ -34,20 +34,16 @@ importable from here too.
 
 from __future__ import annotations
 
-import os
-import tempfile
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from ...errors import InputError, SolverError
 from ...problem.board import Board, Cell, Problem
-from ...problem.results import Options, SolveResult, Statistics, Status
-from ...runtime.console import silenced
+from ...problem.results import Answer, SolveResult, Status
 from ...solvers import ILP_SOLVERS, get_solver
-from ...solvers.ilp_pulp import IlpSolver, pulp_module
+from ...solvers.base import Outcome
+from ...solvers.ilp_pulp import IlpSolver, pulp_module, state_of
+from ...solvers.ilp_pulp import solved_state as solved_state
 from ..base import infeasible_message
 from .build import ONE as ONE
 from .build import IlpModel as IlpModel
@@ -65,9 +61,6 @@ from .export import lp_text as lp_text
 from .export import write_lp as write_lp
 from .formulations import DEFAULT_FORMULATION, Formulation, get_formulation, get_settings
 
-if TYPE_CHECKING:  # PuLP has no type information: these names say what the objects are
-    from pulp import LpProblem
-
 
 def _entry(solver: str | None) -> IlpSolver:
     """The ILP solver entry called ``solver`` (None: the default), or a one-line error."""
@@ -80,106 +73,9 @@ def _entry(solver: str | None) -> IlpSolver:
 # ------------------------------------------------------------------------------------------ solving
 
 
-@dataclass
-class _Run:
-    """What one solve said, independent of the PuLP version.
-
-    ``state``: ``optimal`` (a solution, proven best), ``feasible`` (a solution, search stopped early, e.g.
-    at the time limit), ``infeasible``, or ``none`` (stopped without a solution).
-    """
-
-    state: str
-    seconds: float
-    stats: Statistics
-    options: Options
-    log: str = ""
-
-
-def solved_state(prob: LpProblem, returned: Any) -> tuple[str, Statistics]:  # returned: PuLP 4 LpSolveStats
-    """``(state, stats)`` from what ``prob.solve`` returned (PuLP 4) or left on ``prob`` (PuLP 2 / 3): the one
-    way to read a solve's outcome on every PuLP version the kit allows (PuLP 4 has no ``LpStatus`` table)."""
-    if hasattr(returned, "has_solution"):  # PuLP 4: an LpSolveStats
-        status = getattr(returned.status, "name", str(returned.status))
-        if returned.has_solution:
-            state = "optimal" if status in ("Optimal", "GapLimit") else "feasible"
-        else:
-            state = "infeasible" if status == "Infeasible" else "none"
-        stats: Statistics = {"solver_status": status, "solver_seconds": round(float(returned.time), 6)}
-        if getattr(returned, "nodes", None) is not None:
-            stats["nodes"] = int(returned.nodes)
-        return state, stats
-    pulp = pulp_module()
-    status, solution = prob.status, prob.sol_status
-    if solution == pulp.LpSolutionOptimal:
-        state = "optimal"
-    elif solution == pulp.LpSolutionIntegerFeasible:  # CBC "Stopped on time" with an incumbent, HiGHS at a limit
-        state = "feasible"
-    elif status == pulp.LpStatusInfeasible or solution == pulp.LpSolutionInfeasible:
-        state = "infeasible"
-    else:
-        state = "none"
-    stats = {"solver_status": pulp.LpStatus.get(status, str(status))}
-    if getattr(prob, "solutionTime", None):
-        stats["solver_seconds"] = round(float(prob.solutionTime), 6)
-    return state, stats
-
-
-def _remaining(deadline: float | None) -> float | None:
-    return None if deadline is None else max(0.05, deadline - time.monotonic())
-
-
-def _run(model: IlpModel, backend: IlpSolver, deadline: float | None, settings: str | None,
-         keep_log: bool = False) -> _Run:
-    """Solve ``model`` once.  PuLP's files and the solver's log live in a private temporary folder."""
-    pulp = pulp_module()
-    recorded = backend.options(get_settings(settings)) if not model.relaxed else {
-        "settings": "relaxation", **backend.thread_options()}
-    options: dict[str, object] = {"msg": False, **backend.engine_options(recorded)}
-    limit = _remaining(deadline)
-    if limit is not None:
-        options["timeLimit"] = limit
-    if model.formulation.maximise and not model.relaxed:
-        options["gapRel"] = recorded["gapRel"] = 0  # "optimal" must mean proven: solved needs the optimum n
-    with tempfile.TemporaryDirectory(prefix="nqueens-kit-ilp-") as tmp:
-        log_path = os.path.join(tmp, "solver.log")
-        if backend.command_line or keep_log:  # an executable's statistics are in its log
-            options.update(backend.log_options(log_path))
-        try:
-            engine = backend.engine(**options)
-        except TypeError:  # a PuLP whose solver takes no thread count: it runs single-threaded anyway
-            options.pop("threads", None)
-            try:
-                engine = backend.engine(**options)
-            except TypeError as exc:  # an option this formulation needs that the entry's PuLP class lacks
-                detail = " ".join(str(exc).split())[:160]
-                raise SolverError(f"--solver {backend.name} cannot run the {model.formulation.name} formulation "
-                                  f"here: its PuLP solver refused the options {sorted(options)} ({detail})") from None
-        if hasattr(engine, "tmpDir"):
-            # PuLP's default is $TMPDIR, or the working directory when that is unusable: never there.
-            engine.tmpDir = tmp
-            engine.keepFiles = False
-        start = time.perf_counter()
-        try:
-            if backend.command_line:
-                returned = model.prob.solve(engine)
-            else:  # in this process: its log goes to a file, and nothing it prints reaches the console
-                with silenced():
-                    returned = model.prob.solve(engine)
-                    if backend.ask_again(model.prob):
-                        returned = model.prob.solve(engine)
-        except OSError as exc:
-            raise InputError(f"{backend.name} could not write its files in {tmp}: {exc.strerror or exc}") from None
-        except getattr(pulp, "PulpError", pulp.PulpSolverError) as exc:
-            detail = (str(exc).strip().splitlines() or [repr(exc)])[0]
-            if "os error" in detail.lower():  # PuLP 4 reports a failed file write this way
-                raise InputError(f"{backend.name} could not write its files in {tmp}: {detail}") from None
-            raise SolverError(f"{backend.name} failed: {detail}") from None
-        seconds = time.perf_counter() - start
-        state, stats = solved_state(model.prob, returned)
-        text = Path(log_path).read_text(errors="replace") if os.path.exists(log_path) else ""
-        state = backend.read_statistics(model.prob, text, state, stats)
-    stats["found_as"] = backend.found_as()
-    return _Run(state, seconds, stats, recorded, text if keep_log else "")
+def _run(model: IlpModel, backend: IlpSolver, deadline: float | None, settings: str | None) -> Outcome:
+    """One solve of ``model`` by its entry, under the method's ``settings`` (None: a relaxation's)."""
+    return backend.solve(model, deadline, None if model.relaxed else get_settings(settings))
 
 
 def solve_here(problem: Problem, formulation: str | Formulation | None = None, solver: str | None = None,
@@ -196,21 +92,23 @@ def solve_here(problem: Problem, formulation: str | Formulation | None = None, s
     form = get_formulation(formulation)
     backend = _entry(solver).require()
     model = build_model(problem, form, order=order)
-    run = _run(model, backend, deadline, settings, keep_log)
+    run = backend.solve(model, deadline, get_settings(settings), order, keep_log=keep_log)
+    state = state_of(run)
     n = problem.n
+    log = run.stats.pop("solver_log", None)
     result = SolveResult.of(problem, "ilp", Status.SOLVED, variant=form.name, variant_kind="formulation",
                             solver=backend.name, variables=model.num_variables, constraints=model.num_constraints,
                             build_seconds=model.build_seconds, solve_seconds=run.seconds, stats=run.stats,
                             options=run.options)
-    if run.log:
-        result.extra["solver_log"] = run.log
-    if run.state in ("optimal", "feasible"):
+    if log is not None:
+        result.extra["solver_log"] = log
+    if state in ("optimal", "feasible"):
         board = model.board()
         if form.maximise:
-            run.stats["optimum" if run.state == "optimal" else "best_found"] = len(board)
+            run.stats["optimum" if state == "optimal" else "best_found"] = len(board)
         if len(board) == n or not form.maximise:
             result.queens = board  # check() below flags a wrong board rather than hiding it
-        elif run.state == "optimal":
+        elif state == "optimal":
             result.status = Status.INFEASIBLE
             result.message = (f"at most {len(board)} non-attacking queens fit"
                               f"{' with these pre-placed queens' if problem.preplaced else ''}"
@@ -221,10 +119,10 @@ def solve_here(problem: Problem, formulation: str | Formulation | None = None, s
             result.status = Status.TIMEOUT if deadline is not None else Status.ERROR
             limit = "within the time limit" if deadline is not None else "before stopping"
             result.message = f"the best placement found {limit} has {len(board)} of {n} queens"
-    elif run.state == "infeasible":
+    elif state == "infeasible":
         result.status = Status.INFEASIBLE
         result.message = infeasible_message(problem)
-    elif deadline is not None:
+    elif run.limit:
         result.status = Status.TIMEOUT
         result.message = "no solution within the time limit"
     else:
@@ -252,9 +150,9 @@ def iter_boards(problem: Problem, formulation: str | Formulation | None = None,
     found = 0
     while True:
         run = _run(model, backend, None, settings)
-        if run.state == "infeasible":
+        if run.status == Answer.UNSAT:
             return
-        if run.state not in ("optimal", "feasible"):
+        if run.status != Answer.SAT:
             raise SolverError(f"{backend.name} stopped without an answer after {found} solutions "
                                f"({run.stats.get('solver_status', 'no status')})")
         board = model.board()
@@ -312,7 +210,7 @@ def lp_relaxation(problem: Problem | int, formulation: str | Formulation = DEFAU
     backend = _entry(solver).require()
     model = build_model(problem, form, relax=True)
     run = _run(model, backend, None, None)
-    status = {"optimal": "optimal", "feasible": "optimal", "infeasible": "infeasible"}.get(run.state, "error")
+    status = {Answer.SAT: "optimal", Answer.UNSAT: "infeasible"}.get(Answer(run.status), "error")
     values: dict[Cell, float] = {}
     objective = None
     if status == "optimal":
