@@ -559,3 +559,31 @@ def variants(method: Method, name: str, sizes: tuple[int, ...] = SIZES, verbs: t
             except NQueensError as exc:
                 found.append(f"{name} {variant}: n = {n} failed: {exc}")
     return found
+
+
+# ---------------------------------------------------------------------------------------------- all of them
+
+
+def every_claim(method: Method, name: str, folder: str) -> Findings:
+    """Every check that applies to the entry ``name``: what it declares (each capability, the settings it takes and
+    refuses, reordered instances) and every variant of its method, taken or refused in one line."""
+    entry = method.solver(name)
+    claims = entry.capabilities
+    found: Findings = []
+    if claims.time_limit:
+        found += time_limit(method, name)
+    if method.honours("reorder"):
+        found += reorder(method, name)
+    if method.settings():
+        found += settings(method, name)
+    if claims.statistics:
+        found += statistics(method, name)
+    if claims.proofs:
+        found += proofs(method, name, folder)
+    if claims.assumptions:
+        found += assumptions(method, name)
+    if claims.incremental:
+        found += incremental(method, name)
+    for variant in method.variants():
+        found += variants(method, name, only=variant)
+    return found

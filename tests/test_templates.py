@@ -1,0 +1,65 @@
+"""The template of each solver family (:mod:`nqueens_kit.solvers.templates`) passes the whole entry contract as it
+is: registered for the test alone, every check of :mod:`tests.entry_contract` that applies to it finds nothing, and
+the kit's commands run it like any entry."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from nqueens_kit.cli import main
+from nqueens_kit.methods import get_method
+from nqueens_kit.problem.reference import published_count
+from nqueens_kit.solvers import SAT_SOLVERS, registry
+from nqueens_kit.solvers.templates.ilp import TEMPLATE_ILP
+from nqueens_kit.solvers.templates.sat import TEMPLATE_SAT
+
+from . import entry_contract as contract
+from .conftest import need
+
+TEMPLATES = {"sat": TEMPLATE_SAT, "ilp": TEMPLATE_ILP}
+
+
+@pytest.fixture(params=sorted(TEMPLATES))
+def template(request, monkeypatch):
+    method_name = request.param
+    entry = TEMPLATES[method_name]
+    need(entry.available(), f"{entry.name} ({entry.install_hint()})")
+    monkeypatch.setitem(SAT_SOLVERS if method_name == "sat" else registry(method_name), entry.name, entry)
+    return get_method(method_name), entry
+
+
+@pytest.mark.slow
+def test_a_template_passes_the_whole_contract(template, tmp_path) -> None:
+    method, entry = template
+    assert contract.every_claim(method, entry.name, str(tmp_path)) == []
+
+
+def test_a_template_declares_only_what_it_does(template) -> None:
+    """Nothing beyond its verbs, features and variants: no proofs, assumptions or incremental solving it lacks."""
+    method, entry = template
+    claims = entry.capabilities
+    assert not (claims.proofs or claims.assumptions or claims.incremental or claims.cardinality)
+    assert entry.verbs == method.verbs and entry.features == method.features
+    assert entry.marker not in {e.marker for e in method.solvers().values() if e is not entry}
+
+
+def test_a_template_runs_from_the_command_line(template, capsys) -> None:
+    method, entry = template
+    assert main(["count", "6", "--method", method.name, "--solver", entry.name, "--json"]) == 0
+    counted = json.loads(capsys.readouterr().out)
+    assert counted["count"] == published_count(6) and counted["solver"] == entry.name
+    assert main(["solve", "3", "--method", method.name, "--solver", entry.name, "--json"]) != 0  # no board: says so
+    assert json.loads(capsys.readouterr().out)["status"] == "infeasible"
+
+
+def test_an_ilp_or_cp_entry_is_one_registry_line(monkeypatch) -> None:
+    """The registry's line ``module:Class`` is all it takes: the template is made, checked and listed."""
+    import nqueens_kit.solvers as solvers
+
+    monkeypatch.setitem(solvers.ENTRIES, "ilp", (*solvers.ENTRIES["ilp"], "templates.ilp:TemplateIlp"))
+    monkeypatch.setattr(solvers, "_MADE", {})
+    made = solvers.registry("ilp")
+    assert list(made)[-1] == "template-ilp" and type(made["template-ilp"]).__name__ == "TemplateIlp"
+    assert "template-ilp" in get_method("ilp").solvers()
