@@ -46,12 +46,16 @@ from importlib import import_module
 from typing import ClassVar, NoReturn, Protocol, TypedDict
 
 from ..errors import InputError, SolverError
-from ..problem.board import Board, Problem, canonical, shown, violations
+from ..problem.board import Board, Problem, canonical, shown
 from ..problem.results import CountResult, Options, SolveResult, Status
 from ..problem.results import infeasible_message as infeasible_message  # where the methods import it
 from ..runtime import isolate
 from ..runtime.limits import Size, check_room, check_size
 from ..solvers.base import Solver, wrong_method
+from .boards import board_key as board_key
+from .boards import board_text as board_text
+from .boards import cells_key as cells_key
+from .boards import verified as verified
 
 
 class Variant(Protocol):
@@ -573,35 +577,6 @@ def methods_with(verb: str) -> list[Method]:
 
 
 # --------------------------------------------------------------------------------------- helpers
-
-
-def board_key(board: Board) -> bytes:
-    """A compact key of a verified board (its columns, one queen per row), to remember millions cheaply."""
-    if len(board) < 256:  # every column fits in a byte
-        return bytes([c for _, c in board])
-    return b"".join(c.to_bytes(4, "little") for _, c in board)
-
-
-def cells_key(board: Board) -> bytes:
-    """A key of any set of cells (an unverified board may hold two queens in a row)."""
-    return b"".join(r.to_bytes(4, "little") + c.to_bytes(4, "little") for r, c in board)
-
-
-def board_text(board: Board) -> str:
-    return " ".join(f"{r},{c}" for r, c in board)
-
-
-def verified(boards: Iterator[Board], problem: Problem, who: str) -> Iterator[Board]:
-    """Pass boards on after the independent verifier has accepted each one (and, with symmetry broken,
-    found it canonical)."""
-    for board in boards:
-        if not problem.verify(board):
-            wrong = violations(problem.n, board, problem.preplaced, problem.blocked) or ["rejected by verify"]
-            raise SolverError(f"{who} returned a board that is not a solution ({wrong[0]}): {board_text(board)[:80]}")
-        if problem.break_symmetry and canonical(problem.n, board) != tuple(board):
-            raise SolverError(f"{who} let a board through that symmetry breaking excludes (not the canonical one of "
-                              f"its orbit): {board_text(board)[:80]}")
-        yield board
 
 
 def stopped_result(problem: Problem, method: Method, choice: Choice, status: Status, message: str,
