@@ -200,15 +200,13 @@ def _received(method: Method, name: str, order: int | None) -> tuple[object, Fin
         with spying(entry, "solve", lambda clauses, *rest, **kw: seen.append(_clauses(clauses))):
             result = method.solve_here(problem, choice, None)
     elif method.name == "ilp":
-        import pulp
-
         from nqueens_kit.methods.ilp.build import _constraints
 
-        def model(prob: Any, *rest: Any, **kw: Any) -> None:
-            seen.append((tuple(v.name for v in prob.variables()),
-                         tuple((c.name, str(c)) for c in _constraints(prob))))
+        def model(handed: Any, *rest: Any, **kw: Any) -> None:
+            seen.append((tuple(v.name for v in handed.prob.variables()),
+                         tuple((c.name, str(c)) for c in _constraints(handed.prob))))
 
-        with spying(pulp.LpProblem, "solve", model):
+        with spying(entry, "solve", model):
             result = method.solve_here(problem, choice, None)
     else:
         result = method.solve_here(problem, choice, None)
