@@ -117,8 +117,8 @@ def test_listing_the_methods_imports_none() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     (names, words, has_sat), loaded, modules = json.loads(done.stdout)
     assert names == IDS and words == [m.variant_word for m in METHOD_LIST] and has_sat
-    assert loaded == [] and modules == ["nqueens_kit.methods.base", "nqueens_kit.methods.registry",
-                                        "nqueens_kit.methods.verbs"]
+    assert loaded == [] and modules == ["nqueens_kit.methods.base", "nqueens_kit.methods.boards",
+                                        "nqueens_kit.methods.registry", "nqueens_kit.methods.verbs"]
 
 
 @pytest.mark.parametrize("method", [m for m in METHOD_LIST if m.solvers()],
