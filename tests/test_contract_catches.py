@@ -18,12 +18,12 @@ import pytest
 from nqueens_kit.cli import main
 from nqueens_kit.methods import get_method, solve
 from nqueens_kit.methods.search.backtrack import _search
-from nqueens_kit.problem.board import Board, Problem, canonical
-from nqueens_kit.problem.results import CountResult, Options, SolveResult, Status
+from nqueens_kit.problem.board import Board, canonical
+from nqueens_kit.problem.results import Answer, CountResult, Options
 from nqueens_kit.runtime.limits import Size
 from nqueens_kit.solvers import SAT_SOLVERS, PySat, SatSolver, registry
-from nqueens_kit.solvers.base import CLAUSES, PYSAT_COUNTERS, SAT_FEATURES, SAT_VERBS, Capabilities
-from nqueens_kit.solvers.cp import CP_FEATURES, CP_VERBS, FORMULATION_NAMES, CpSolver, Formulation, cores, workers
+from nqueens_kit.solvers.base import CLAUSES, PYSAT_COUNTERS, SAT_FEATURES, SAT_VERBS, Capabilities, Outcome
+from nqueens_kit.solvers.cp import CP_FEATURES, CP_VERBS, FORMULATION_NAMES, CpModel, CpSolver, cores, workers
 from nqueens_kit.solvers.ilp_pulp import Candidate, Highs
 
 from . import entry_contract as contract
@@ -106,35 +106,31 @@ class _OneThread(CpSolver):
     def install_hint(self) -> str:
         return "a test's own entry"
 
-    def options(self, settings: str | None, order: int | None, enumerate_all: bool = False) -> Options:
-        recorded: Options = {"settings": settings or "one-worker"}
+    def options(self, settings: str, order: int | None, enumerate_all: bool = False) -> Options:
+        recorded: Options = {"settings": settings}
         if self.records_threads:
             recorded["threads"] = workers(settings, enumerate_all)
         return recorded
 
-    def size(self, problem: Problem, formulation: Formulation) -> Size:
-        return Size(variables=problem.n, constraints=3, nonzeros=3 * problem.n, memory=1 << 20)
+    def size(self, model: CpModel) -> Size:
+        return Size(variables=model.problem.n, constraints=3, nonzeros=3 * model.problem.n, memory=1 << 20)
 
-    def solve(self, problem: Problem, formulation: Formulation, settings: str | None, order: int | None,
-              deadline: float | None) -> SolveResult:
-        status, board = Status.INFEASIBLE, None
+    def solve(self, model: CpModel, deadline: float | None, settings: str, order: int | None) -> Outcome:
+        problem = model.problem
+        outcome = Outcome(Answer.UNSAT, options=self.options(settings, order))
         for found in _search(problem):  # None now and then: a tick of the search
             if found is None:
                 if self.keeps_deadline and deadline is not None and time.monotonic() > deadline:
-                    status = Status.TIMEOUT
+                    outcome.status, outcome.limit = Answer.UNKNOWN, True
                     break
                 continue
             if not problem.break_symmetry or canonical(problem.n, found) == found:
-                status, board = Status.SOLVED, found
+                outcome.status, outcome.board = Answer.SAT, list(found)
                 break
-        result = SolveResult.of(problem, "cp", status, solver=self.name, variant=formulation.name,
-                                variant_kind="formulation", options=self.options(settings, order))
-        if board:
-            result.queens = board
-        return result
+        return outcome
 
-    def boards(self, problem: Problem, formulation: Formulation, settings: str | None,
-               order: int | None) -> Iterator[Board]:
+    def boards(self, model: CpModel, settings: str, order: int | None) -> Iterator[Board]:
+        problem = model.problem
         for board in _search(problem):
             if board is not None and (not problem.break_symmetry or canonical(problem.n, board) == board):
                 yield board

@@ -15,13 +15,13 @@ import pytest
 from nqueens_kit.errors import InputError, SolverNotAvailable
 from nqueens_kit.methods import METHODS, count, first_boards, get_method, iter_boards, solve
 from nqueens_kit.methods.base import infeasible_message
-from nqueens_kit.methods.cp import CpMethod
+from nqueens_kit.methods.cp import FORMULATIONS, CpMethod, describe
 from nqueens_kit.methods.search.backtrack import iter_backtrack
 from nqueens_kit.problem.board import Problem, canonical, diagonal_cells, lex_pairs
 from nqueens_kit.problem.reference import published_count
 from nqueens_kit.runtime import isolate
 from nqueens_kit.runtime.browser import importable
-from nqueens_kit.solvers.cp import FORMULATIONS, lex_size
+from nqueens_kit.solvers.cp import lex_size
 from nqueens_kit.solvers.cp_sat import CP_SAT, build_model, model_size
 
 from .conftest import need
@@ -92,7 +92,7 @@ def test_stats_and_options(cp, variant: str) -> None:
     assert isinstance(result.stats["branches"], int) and isinstance(result.stats["conflicts"], int)
     assert result.stats["solver_seconds"] > 0
     assert result.options["num_workers"] == 1 and result.options["settings"] == "one-worker"
-    size = model_size(Problem(12), variant)
+    size = model_size(describe(Problem(12), variant))
     assert (result.variables, result.constraints) == (size.variables, size.constraints)
 
 
@@ -159,7 +159,7 @@ def test_reordered_instances_are_deterministic(cp, variant: str) -> None:
     first = solve(24, "cp", variant, order=5)
     assert first.status == "solved" and first.verified and first.options["random_seed"] == 5
     assert solve(24, "cp", variant, order=5).queens == first.queens
-    names = [[v.name for v in build_model(Problem(6), variant, order=k).model.proto.variables] for k in (1, 2)]
+    names = [[v.name for v in build_model(describe(Problem(6), variant), order=k).model.proto.variables] for k in (1, 2)]
     assert sorted(names[0]) == sorted(names[1]) and names[0] != names[1]
 
 
@@ -167,7 +167,7 @@ def test_sizes_are_what_the_builder_makes(cp) -> None:
     for variant in VARIANTS:
         for problem in (Problem(1), Problem(7), Problem(8, break_symmetry=True), Problem(7, [(2, 3)], [(1, 1)]),
                         Problem(5, blocked=[(3, c) for c in range(1, 6)])):
-            built, size = build_model(problem, variant), model_size(problem, variant)
+            built, size = build_model(describe(problem, variant)), model_size(describe(problem, variant))
             assert (built.variables, built.constraints) == (size.variables, size.constraints), problem.describe()
 
 

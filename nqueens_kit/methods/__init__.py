@@ -8,8 +8,8 @@
 - :mod:`.verbs`: :func:`solve`, :func:`count`, :func:`iter_boards`, :func:`first_boards` for every method,
   with the one time-limit check, the size guard, child processes and independent verification.
 - one subpackage or module per method: :mod:`.sat` (encodings, CNF, cube-and-conquer counting, foreign
-  formulas), :mod:`.ilp` (formulations, PuLP models), :mod:`.cp` (CP-SAT), :mod:`.search` (local search, the
-  construction, backtracking), :mod:`.modelcount` (Ganak).
+  formulas), :mod:`.ilp` (formulations, PuLP models), :mod:`.cp` (formulations, the CP entries' outcomes),
+  :mod:`.search` (local search, the construction, backtracking), :mod:`.modelcount` (Ganak).
 
 >>> solve(8, "sat", "sequential").status, count(8, "backtrack", fundamental=True).fundamental
 ('solved', 12)

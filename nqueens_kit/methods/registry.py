@@ -20,7 +20,7 @@ from .base import METHODS, get_method, method_of_solver, methods_with
 ENTRIES = (
     ("sat", "sat.method:SatMethod", "encoding"),
     ("ilp", "ilp.method:IlpMethod", "formulation"),
-    ("cp", "cp:CpMethod", "formulation"),
+    ("cp", "cp.method:CpMethod", "formulation"),
     ("local-search", "search.local_search:LocalSearchMethod", None),
     ("construct", "search.construct:ConstructMethod", None),
     ("backtrack", "search.backtrack:BacktrackMethod", None),

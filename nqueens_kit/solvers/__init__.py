@@ -7,8 +7,8 @@
 - :mod:`.dimacs_binary`: any DIMACS executable (``minisat``, ``cadical``, ``kissat``, ...).
 - :mod:`.ilp_pulp`: the ILP family (:class:`IlpSolver`: PuLP hands each entry the model): CBC (the default ILP
   solver) and HiGHS; :mod:`.ilp_scip`: SCIP through PySCIPOpt.
-- :mod:`.cp`: the CP family (:class:`~.cp.CpSolver`: the method hands each entry the problem and formulation);
-  :mod:`.cp_sat`: OR-Tools CP-SAT (the default CP solver); :mod:`.minizinc`: Gecode through MiniZinc.
+- :mod:`.cp`: the CP family (:class:`~.cp.CpSolver`: the method hands each entry a :class:`~.cp.CpModel`);
+  :mod:`.cp_sat`: OR-Tools CP-SAT (the default CP solver); :mod:`.minizinc`: MiniZinc's solvers (Gecode).
 
 :data:`SAT_SOLVERS`, :data:`ILP_SOLVERS` and :data:`CP_SOLVERS` are ordered: the first is the default; an ILP or
 CP entry is one line of :data:`ENTRIES`.  :func:`get_solver`
@@ -118,12 +118,13 @@ def proving_entries() -> list[str]:
 
 base.list_provers = proving_entries
 
-#: The ILP and CP solver entries, one line each (``module:Class`` under this package), in registry order: the
-#: first is the default.  A registry is made, and its modules imported, when it is first asked for (a SAT solve
-#: does not pay for PuLP or OR-Tools).
+#: The ILP and CP solver entries, one line each (``module:Class`` under this package, or ``module:NAME`` of a tuple
+#: of entries made from one class, such as the MiniZinc backends), in registry order: the first is the default.  A
+#: registry is made, and its modules imported, when it is first asked for (a SAT solve does not pay for PuLP or
+#: OR-Tools).
 ENTRIES = {
     "ilp": ("ilp_pulp:Cbc", "ilp_pulp:Highs", "ilp_scip:Scip"),
-    "cp": ("cp_sat:CpSat", "minizinc:MiniZincGecode"),
+    "cp": ("cp_sat:CpSat", "minizinc:BACKENDS"),
 }
 #: Ordered registries of ILP and CP solvers (made on first use, as are :data:`REGISTRIES`, ``Cbc``, ``Highs`` and
 #: ``IlpSolver``).
@@ -149,11 +150,12 @@ def registry(method: str) -> dict[str, Solver]:
 
             made = {}
             for line in ENTRIES[method]:
-                module, _, cls = line.partition(":")
-                entry = getattr(import_module(f"{__name__}.{module}"), cls)()
-                if not isinstance(entry, Solver) or entry.method != method:
-                    raise TypeError(f"the solver entry {line!r} is not a {method} solver ({entry!r})")
-                made[entry.name] = entry
+                module, _, target = line.partition(":")
+                found = getattr(import_module(f"{__name__}.{module}"), target)
+                for entry in found if isinstance(found, tuple) else (found(),):
+                    if not isinstance(entry, Solver) or entry.method != method:
+                        raise TypeError(f"the solver entry {line!r} is not a {method} solver ({entry!r})")
+                    made[entry.name] = entry
             if sys.platform == "emscripten" and method == "ilp":
                 from .browser import for_browser, ilp_entries
 

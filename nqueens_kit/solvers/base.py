@@ -185,7 +185,8 @@ class Outcome:
     - ``seconds``: the solve alone; ``stats``: the solver's own counters and its own word (``solver_said``);
     - ``options``: the options it really ran with, as recorded in results (``settings`` first where it has some);
     - ``core``: assumptions that already make the formula unsatisfiable (SAT, when asked);
-    - ``limit``: whether it stopped at the deadline it was given (else ``why`` says why it stopped).
+    - ``limit``: whether it stopped at the deadline it was given (else ``why`` says why it stopped);
+    - ``build_seconds``: the time an entry that builds its own native model (CP) took to build it.
     """
 
     status: Answer | str
@@ -198,6 +199,7 @@ class Outcome:
     options: Options = field(default_factory=dict)
     limit: bool = False
     why: str = ""
+    build_seconds: float = 0.0
 
     def __post_init__(self) -> None:
         self.status: Answer = Answer(self.status)

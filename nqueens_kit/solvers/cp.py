@@ -1,14 +1,16 @@
 """The CP solver family: what the CP method hands a solver, and what every CP solver entry does with it.
 
-The method describes the model once, solver-neutral: the :class:`~nqueens_kit.problem.board.Problem`, one
-of the :class:`Formulation` objects (one integer variable per row with three AllDifferent constraints, or
-the n² booleans of the lines) and the instance's ``order`` seed.  A :class:`CpSolver` entry builds its own
-native model from that (a CP-SAT model, a MiniZinc model with its data), solves it, enumerates its boards,
-records the options it ran with and reports its statistics.  Each entry says which of the method's verbs,
-problem features and named settings it honours (:class:`~nqueens_kit.solvers.base.Solver`), so the method
-never names a solver.
+The method describes the model once, solver-neutral, as a :class:`CpModel`: the
+:class:`~nqueens_kit.problem.board.Problem`, the formulation's name and whether it is ``integer`` (one integer
+variable per row with three AllDifferent constraints) or the n² booleans of the lines; with it come the
+instance's ``order`` seed and the name of the method's settings.  A :class:`CpSolver` entry builds its own native
+model from that (a CP-SAT model, a MiniZinc model with its data), solves it and answers one
+:class:`~nqueens_kit.solvers.base.Outcome`, enumerates its boards, records the options it ran with and reports
+its statistics.  Each entry says which of the method's verbs, problem features and named settings it honours
+(:class:`~nqueens_kit.solvers.base.Solver`), so the method never names a solver; the method's vocabulary (the
+formulations, what each settings name means to a user) is the method's own (:mod:`nqueens_kit.methods.cp`).
 
->>> model_counts(Problem(8), FORMULATIONS["alldifferent"]), model_counts(Problem(8), FORMULATIONS["boolean"])[1]
+>>> model_counts(CpModel(Problem(8), "alldifferent", integer=True)), model_counts(CpModel(Problem(8), "boolean"))[1]
 ((8, 3, 24), 42)
 """
 
@@ -22,54 +24,34 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from ..errors import InputError
 from ..problem.board import Board, Problem
-from ..problem.results import CountResult, Options, SolveResult
+from ..problem.results import CountResult, Options
 from ..runtime.limits import Size
-from .base import Solver
+from .base import Outcome, Solver
 
 
 @dataclass(frozen=True)
-class Formulation:
-    """One way of writing N-queens as a constraint model; ``integer``: one integer variable per row."""
+class CpModel:
+    """The CP model of ``problem`` as the method describes it to every entry: the formulation's ``name`` (recorded
+    in results) and whether it is ``integer`` (q[r] in 1..n per row under three AllDifferent constraints) or
+    boolean (the n² cells under the lines' exactly-one and at-most-one constraints)."""
 
+    problem: Problem
     name: str
-    summary: str
-    integer: bool
+    integer: bool = False
 
 
-#: The formulations, the default first.
-FORMULATIONS: dict[str, Formulation] = {
-    "alldifferent": Formulation("alldifferent", "q[r] in 1..n per row; AllDifferent on q, q[r] + r and q[r] - r",
-                                integer=True),
-    "boolean": Formulation("boolean", "n² booleans; exactly one per row and column, at most one per diagonal",
-                           integer=False),
-}
-
-#: Named settings of the CP method, the default first (an entry says which it honours and what each means).
-SETTINGS = {"one-worker": "one search worker, as every other method has one core (fair benchmarks)",
-            "all-cores": "one search worker per core (solve only: enumeration uses one)"}
-DEFAULT_SETTINGS = "one-worker"
 #: What the CP method asks of an entry, stated by each entry (an entry says nothing by default): its verbs and the
 #: problem features it honours (reordered instances included), and its formulations.
 CP_VERBS = frozenset({"solve", "count", "iterate"})
 CP_FEATURES = frozenset({"preplaced", "blocked", "break_symmetry", "reorder"})
 FORMULATION_NAMES = frozenset({"alldifferent", "boolean"})
+#: The method's settings name under which an entry searches with one worker per core (under any other, one).
+ALL_CORES = "all-cores"
 #: Boards a solver thread may find ahead of the consumer of an entry's :meth:`CpSolver.boards`.
 QUEUE_BOARDS = 256
 
 T = TypeVar("T")
-
-
-def get_formulation(name: str | Formulation | None) -> Formulation:
-    """A formulation by name (None: the default), or a one-line error listing the valid ones."""
-    if isinstance(name, Formulation):
-        return name
-    if name is None:
-        return next(iter(FORMULATIONS.values()))
-    if not isinstance(name, str) or name not in FORMULATIONS:
-        raise InputError(f"unknown formulation {str(name)[:40]!r} for --method cp; valid: {', '.join(FORMULATIONS)}")
-    return FORMULATIONS[name]
 
 
 def cores() -> int:
@@ -81,8 +63,9 @@ def cores() -> int:
 
 
 def workers(settings: str | None, enumerate_all: bool = False) -> int:
-    """Search workers under ``settings``: one, or one per core for ``all-cores`` (never to enumerate)."""
-    return 1 if enumerate_all or (settings or DEFAULT_SETTINGS) == DEFAULT_SETTINGS else cores()
+    """Search workers under the method's ``settings``: one per core for ``all-cores`` (never to enumerate), else
+    one."""
+    return cores() if settings == ALL_CORES and not enumerate_all else 1
 
 
 def lex_size(n: int) -> tuple[int, int, int]:
@@ -94,13 +77,14 @@ def lex_size(n: int) -> tuple[int, int, int]:
     return sum(moved), sum(6 * m - 1 for m in moved), sum(19 * m - 5 for m in moved)
 
 
-def model_counts(problem: Problem, formulation: Formulation) -> tuple[int, int, int]:
-    """``(variables, constraints, literals)`` of the model of ``problem`` in ``formulation``, in closed form
-    (symmetry breaking included: the lex-leader clauses, and for ``alldifferent`` the cell booleans channelled
-    to the rows' integers)."""
+def model_counts(model: CpModel) -> tuple[int, int, int]:
+    """``(variables, constraints, literals)`` of ``model``, in closed form (symmetry breaking included: the
+    lex-leader clauses, and for the integer formulation the cell booleans channelled to the rows' integers): what
+    the entries build, and the size guard's prediction."""
+    problem = model.problem
     n = problem.n
     helpers, clauses, lex_literals = lex_size(n) if problem.break_symmetry else (0, 0, 0)
-    if formulation.integer:
+    if model.integer:
         placed = {r for r, _ in problem.preplaced}
         blocked = Counter(r for r, _ in problem.blocked)
         empty = sum(1 for r, cells in blocked.items() if cells == n and r not in placed)  # rows with no cell left
@@ -168,32 +152,33 @@ class Feed(Generic[T]):
 
 class CpSolver(Solver):
     """A CP solver entry (see the module docstring).  :meth:`solve` and :meth:`boards` run in this process; the
-    method's verbs add time limits, child processes and the independent verification of every board."""
+    method's verbs add time limits, child processes and the independent verification of every board.
+    ``settings`` is always one of the method's settings names that the entry takes."""
 
     method = "cp"
+    #: The solver's name in sentences (``CP-SAT``, ``Gecode (MiniZinc)``).
+    product_name = "CP"
 
-    def options(self, settings: str | None, order: int | None, enumerate_all: bool = False) -> Options:
-        """The options a run uses under the method's ``settings`` and the instance ``order``, as recorded in
-        results (``settings`` first)."""
+    def options(self, settings: str, order: int | None, enumerate_all: bool = False) -> Options:
+        """The options a run uses under ``settings`` and the instance ``order``, as recorded in results
+        (``settings`` first)."""
         raise NotImplementedError
 
-    def size(self, problem: Problem, formulation: Formulation) -> Size:
-        """The model's size and the memory a solve of it takes (the size guard's prediction)."""
+    def size(self, model: CpModel) -> Size:
+        """The model's size and the memory a solve of it takes (the size guard's prediction; the variables and
+        constraints results record)."""
         raise NotImplementedError
 
-    def solve(self, problem: Problem, formulation: Formulation, settings: str | None, order: int | None,
-              deadline: float | None) -> SolveResult:
-        """One board, infeasible, or timeout at ``deadline`` (``time.monotonic()`` seconds)."""
+    def solve(self, model: CpModel, deadline: float | None, settings: str, order: int | None) -> Outcome:
+        """One board (``sat``, its ``board``), none (``unsat``), or ``unknown``: with ``limit`` at ``deadline``
+        (``time.monotonic()`` seconds), else with the solver's reason in ``why``; its ``options``, ``stats`` (the
+        solver's counters and its own ``status`` word) and ``seconds``."""
         raise NotImplementedError
 
-    def boards(self, problem: Problem, formulation: Formulation, settings: str | None,
-               order: int | None) -> Iterator[Board]:
-        """Every board of ``problem``, each once, from one search that enumerates all solutions."""
+    def boards(self, model: CpModel, settings: str, order: int | None) -> Iterator[Board]:
+        """Every board of the model, each once, from one search that enumerates all solutions."""
         raise NotImplementedError
 
     def count_note(self, result: CountResult) -> str:
         """How a count was made, for the line under it."""
         return f"every board from one {self.product_name} search that enumerates all solutions, each verified"
-
-    #: The solver's name in sentences (``CP-SAT``, ``Gecode through MiniZinc``).
-    product_name = "CP"

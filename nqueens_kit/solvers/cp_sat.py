@@ -1,6 +1,6 @@
 """Google OR-Tools CP-SAT as a CP solver entry: lazy clause generation, a CDCL search with CP propagators.
 
-:func:`build_model` writes the method's :class:`~.cp.Formulation` as a CP-SAT model.  Symmetry breaking is the
+:func:`build_model` writes the method's :class:`~.cp.CpModel` as a CP-SAT model.  Symmetry breaking is the
 lex-leader condition of the SAT and ILP methods on the row-major cell vector (for ``alldifferent`` on booleans
 channelled to q), with helpers that are functions of the board, so CP-SAT's enumeration of all solutions lists
 every board exactly once.  CP-SAT runs on one worker unless the ``all-cores`` settings are chosen.
@@ -21,27 +21,17 @@ from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import SolverError
 from ..problem.board import Board, Problem, lex_pairs
-from ..problem.results import Options, SolveResult, Status, infeasible_message
+from ..problem.results import Answer, Options
 from ..runtime import isolate
 from ..runtime.isolate import Ended
 from ..runtime.limits import Size
-from .base import Capabilities, PackageSolver
-from .cp import (
-    CP_FEATURES,
-    CP_VERBS,
-    DEFAULT_SETTINGS,
-    FORMULATION_NAMES,
-    CpSolver,
-    Feed,
-    Formulation,
-    get_formulation,
-    model_counts,
-    workers,
-)
+from .base import Capabilities, Outcome, PackageSolver
+from .cp import CP_FEATURES, CP_VERBS, FORMULATION_NAMES, CpModel, CpSolver, Feed, model_counts, workers
 
 if TYPE_CHECKING:
-    from ortools.sat.python.cp_model import CpModel, CpSolverSolutionCallback, IntVar, LinearExprT, LiteralT
+    from ortools.sat.python.cp_model import CpModel as Native
     from ortools.sat.python.cp_model import CpSolver as Engine
+    from ortools.sat.python.cp_model import CpSolverSolutionCallback, IntVar, LinearExprT, LiteralT
 
 #: The module whose import loads OR-Tools' shared library.
 CP_MODULE = "ortools.sat.python.cp_model"
@@ -63,11 +53,10 @@ def must_isolate() -> bool:
     return "highspy" in sys.modules and CP_MODULE not in sys.modules
 
 
-def model_size(problem: Problem, formulation: str | Formulation | None = None) -> Size:
+def model_size(model: CpModel) -> Size:
     """Variables, constraints, literals and memory of :func:`build_model`'s model, without building it."""
-    form = get_formulation(formulation)
-    variables, constraints, literals = model_counts(problem, form)
-    inside = CP_BYTES_PER_ROW * problem.n if form.integer else 0
+    variables, constraints, literals = model_counts(model)
+    inside = CP_BYTES_PER_ROW * model.problem.n if model.integer else 0
     memory = CP_BASE_BYTES + inside + CP_BYTES_PER_VARIABLE * variables + CP_BYTES_PER_LITERAL * literals
     return Size(variables=variables, constraints=constraints, nonzeros=literals, memory=memory)
 
@@ -78,8 +67,8 @@ class BuiltModel:
     callback: both have ``value``)."""
 
     problem: Problem
-    formulation: Formulation
-    model: CpModel
+    described: CpModel
+    model: Native
     columns: list[LinearExprT]  # per row, an expression whose value is the queen's column
     variables: int
     constraints: int
@@ -92,15 +81,14 @@ class BuiltModel:
 T = TypeVar("T")
 
 
-def build_model(problem: Problem, formulation: str | Formulation | None = None,
-                order: int | None = None) -> BuiltModel:
-    """The CP-SAT model of ``problem``.  ``order`` creates the variables in a seeded random order and adds the
-    constraints (and the terms inside each) shuffled: another instance of the same model, the same on every
-    machine for the same seed."""
+def build_model(described: CpModel, order: int | None = None) -> BuiltModel:
+    """The CP-SAT model of the method's model ``described``.  ``order`` creates the variables in a seeded random
+    order and adds the constraints (and the terms inside each) shuffled: another instance of the same model, the
+    same on every machine for the same seed."""
     from ortools.sat.python import cp_model
 
-    form = get_formulation(formulation)
     start = time.perf_counter()
+    problem = described.problem
     n = problem.n
     model = cp_model.CpModel()
     rng = random.Random(f"nqueens-kit-order:{order}") if order is not None else None
@@ -114,7 +102,7 @@ def build_model(problem: Problem, formulation: str | Formulation | None = None,
     constraints: list[tuple[Callable[..., object], tuple[object, ...]]] = []  # added at the end, maybe shuffled
     x: dict[tuple[int, int], IntVar] = {}
     columns: list[LinearExprT]
-    if form.integer:
+    if described.integer:
         fixed = dict(problem.preplaced)
         closed = set(problem.blocked)
         q: dict[int, IntVar] = {}
@@ -151,7 +139,7 @@ def build_model(problem: Problem, formulation: str | Formulation | None = None,
     for add, args in shuffled(constraints):
         add(*args)
     proto = model.proto
-    return BuiltModel(problem, form, model, columns, len(proto.variables), len(proto.constraints),
+    return BuiltModel(problem, described, model, columns, len(proto.variables), len(proto.constraints),
                       time.perf_counter() - start)
 
 
@@ -174,10 +162,10 @@ def lex_leader(n: int, x: Mapping[tuple[int, int], IntVar],
             previous = e
 
 
-def solver_options(settings: str | None, order: int | None, enumerate_all: bool = False) -> Options:
-    """The CP-SAT parameters a run uses (recorded in results)."""
+def solver_options(settings: str, order: int | None, enumerate_all: bool = False) -> Options:
+    """The CP-SAT parameters a run uses under the method's ``settings`` (recorded in results)."""
     seed = DEFAULT_SEED if order is None else order % 2**31
-    options: Options = {"settings": settings or DEFAULT_SETTINGS, "num_workers": workers(settings, enumerate_all),
+    options: Options = {"settings": settings, "num_workers": workers(settings, enumerate_all),
                         "random_seed": seed}
     if enumerate_all:
         options["enumerate_all_solutions"] = True
@@ -194,51 +182,44 @@ def _engine(options: Options) -> Engine:
     return solver
 
 
-def _solve(problem: Problem, formulation: Formulation, settings: str | None, order: int | None,
-           deadline: float | None) -> SolveResult:
+def _solve(model: CpModel, deadline: float | None, settings: str, order: int | None) -> Outcome:
     """Build, solve and decode in this process."""
     from ortools.sat.python import cp_model
 
-    built = build_model(problem, formulation, order)
+    built = build_model(model, order)
     options = solver_options(settings, order)
-    result = SolveResult.of(problem, "cp", Status.SOLVED, variant=formulation.name, variant_kind="formulation",
-                            solver=CP_SAT.name, variables=built.variables, constraints=built.constraints,
-                            build_seconds=built.build_seconds, options=options)
     if deadline is not None:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            result.status = Status.TIMEOUT
-            result.message = "no board within the time limit (it went on building the model)"
-            return result
+            return Outcome(Answer.UNKNOWN, options=options, limit=True, why="it went on building the model",
+                           build_seconds=built.build_seconds)
         options["max_time_in_seconds"] = round(remaining, 3)
     solver = _engine(options)
     start = time.perf_counter()
     status = solver.solve(built.model)
-    result.solve_seconds = time.perf_counter() - start
-    result.stats = {"status": solver.status_name(status), "branches": solver.num_branches,
-                    "conflicts": solver.num_conflicts, "booleans": solver.num_booleans,
-                    "solver_seconds": solver.wall_time}
+    said = solver.status_name(status)
+    outcome = Outcome(Answer.UNKNOWN, seconds=time.perf_counter() - start, options=options,
+                      build_seconds=built.build_seconds,
+                      stats={"status": said, "branches": solver.num_branches, "conflicts": solver.num_conflicts,
+                             "booleans": solver.num_booleans, "solver_seconds": solver.wall_time})
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        result.queens = built.board(solver)
+        outcome.status, outcome.board = Answer.SAT, list(built.board(solver))
     elif status == cp_model.INFEASIBLE:
-        result.status = Status.INFEASIBLE
-        result.message = infeasible_message(problem)
+        outcome.status = Answer.UNSAT
     elif status == cp_model.UNKNOWN and deadline is not None:
-        result.status = Status.TIMEOUT
-        result.message = "no board within the time limit"
+        outcome.limit = True
     else:
-        result.status = Status.ERROR
-        why = built.model.validate() if status == cp_model.MODEL_INVALID else ""
-        result.message = f"CP-SAT stopped with status {solver.status_name(status)} ({why or 'no reason given'})"
-    return result
+        reason = built.model.validate() if status == cp_model.MODEL_INVALID else ""
+        outcome.why = f"status {said}" + (f": {reason}" if reason else "")
+    return outcome
 
 
-def _enumerate(problem: Problem, formulation: Formulation, order: int | None) -> Iterator[Board]:
+def _enumerate(model: CpModel, settings: str, order: int | None) -> Iterator[Board]:
     """Every board from one CP-SAT search with ``enumerate_all_solutions``, the solver in a thread."""
     from ortools.sat.python import cp_model
 
-    built = build_model(problem, formulation, order)
-    solver = _engine(solver_options(None, order, enumerate_all=True))
+    built = build_model(model, order)
+    solver = _engine(solver_options(settings, order, enumerate_all=True))
     feed: Feed[Board] = Feed()
     feed.on_stop = solver.stop_search
 
@@ -255,12 +236,12 @@ def _enumerate(problem: Problem, formulation: Formulation, order: int | None) ->
     return feed.items(produce, "cp-sat enumeration")
 
 
-def _enumerate_fresh(problem: Problem, formulation: Formulation, order: int | None) -> Iterator[Board]:
+def _enumerate_fresh(model: CpModel, settings: str, order: int | None) -> Iterator[Board]:
     """:func:`_enumerate` in a fresh interpreter, its boards streamed back as they are found."""
     feed: Feed[Board] = Feed()
 
     def produce() -> None:
-        run = isolate.run_in_child(_report_boards, (problem, formulation, order), fresh=True, on_message=feed.hand_on,
+        run = isolate.run_in_child(_report_boards, (model, settings, order), fresh=True, on_message=feed.hand_on,
                                    stop=feed.stopped.is_set)
         if feed.stopped.is_set():
             return
@@ -271,9 +252,9 @@ def _enumerate_fresh(problem: Problem, formulation: Formulation, order: int | No
     return feed.items(produce, "cp-sat enumeration")
 
 
-def _report_boards(problem: Problem, formulation: Formulation, order: int | None) -> bool:
+def _report_boards(model: CpModel, settings: str, order: int | None) -> bool:
     """A fresh child's job: send every board to the parent."""
-    for board in _enumerate(problem, formulation, order):
+    for board in _enumerate(model, settings, order):
         isolate.report(board)
     return True
 
@@ -303,33 +284,29 @@ class CpSat(PackageSolver, CpSolver):
         except ImportError:
             pass  # the solve explains a missing OR-Tools itself
 
-    def options(self, settings: str | None, order: int | None, enumerate_all: bool = False) -> Options:
+    def options(self, settings: str, order: int | None, enumerate_all: bool = False) -> Options:
         return solver_options(settings, order, enumerate_all)
 
-    def size(self, problem: Problem, formulation: Formulation) -> Size:
-        return model_size(problem, formulation)
+    def size(self, model: CpModel) -> Size:
+        return model_size(model)
 
-    def solve(self, problem: Problem, formulation: Formulation, settings: str | None, order: int | None,
-              deadline: float | None) -> SolveResult:
+    def solve(self, model: CpModel, deadline: float | None, settings: str, order: int | None) -> Outcome:
         if not must_isolate():
-            return _solve(problem, formulation, settings, order, deadline)
+            return _solve(model, deadline, settings, order)
         limit = None if deadline is None else max(deadline - time.monotonic(), 0.001)
         # the deadline crosses as it is: time.monotonic() is one clock for every process of the machine
-        run = isolate.run_in_child(_solve, (problem, formulation, settings, order, deadline), fresh=True,
-                                   time_limit=limit)
+        run = isolate.run_in_child(_solve, (model, deadline, settings, order), fresh=True, time_limit=limit)
         if run.status == Ended.DONE:
-            result: SolveResult = run.value
-            return result
+            outcome: Outcome = run.value
+            return outcome
         run.raise_error()
-        message = "no board within the time limit" if run.status == Ended.TIMEOUT else run.limit_message(limit)
-        return SolveResult.of(problem, "cp", run.status.status, variant=formulation.name, solver=self.name,
-                              solve_seconds=run.wall, message=message, variant_kind="formulation",
-                              options=self.options(settings, order))
+        if run.status == Ended.MEMOUT:  # as if it had run here: the job's own limits say what that means
+            raise MemoryError("CP-SAT ran out of memory in its fresh interpreter")
+        return Outcome(Answer.UNKNOWN, seconds=run.wall, options=self.options(settings, order), limit=True)
 
-    def boards(self, problem: Problem, formulation: Formulation, settings: str | None,
-               order: int | None) -> Iterator[Board]:
+    def boards(self, model: CpModel, settings: str, order: int | None) -> Iterator[Board]:
         enumerate_here = _enumerate_fresh if must_isolate() else _enumerate
-        return enumerate_here(problem, formulation, order)
+        return enumerate_here(model, settings, order)
 
 
 CP_SAT = CpSat()

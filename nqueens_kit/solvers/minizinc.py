@@ -1,15 +1,19 @@
-"""MiniZinc with Gecode as a CP solver entry: the kit's own model file, ``nqueens.mzn``, and the problem as data.
+"""MiniZinc as the CP solver family's entries: the kit's own model file, ``nqueens.mzn``, and the problem as data,
+run by one of the solvers MiniZinc knows (Gecode here).
 
-The model (read it: it sits beside this module) says both formulations in MiniZinc: one integer per row with
-Gecode's AllDifferent propagator at its default (value) consistency, searched first-fail; or the n² booleans with linear
-line constraints, searched cell by cell.  Symmetry breaking is the lex-leader condition on the row-major cell
-vector, as in the other methods.  The ``minizinc`` executable flattens it and runs Gecode (``fzn-gecode``); the
-kit reads its JSON stream: each board, the status, and Gecode's statistics (nodes, failures, propagations).
-MiniZinc keeps the model as written, so reordered instances are not honoured; ``all-cores`` runs Gecode's
-parallel search with one thread per core.
+The model (read it: it sits beside this module) says both formulations in MiniZinc: one integer per row with the
+solver's AllDifferent propagator (Gecode's at its default, value, consistency), searched first-fail; or the n²
+booleans with linear line constraints, searched cell by cell.  Symmetry breaking is the lex-leader condition on the
+row-major cell vector, as in the other methods.  The ``minizinc`` executable flattens it and runs the entry's
+``backend`` (``--solver``: Gecode's ``fzn-gecode`` for the registered ``minizinc``); the kit reads its JSON stream:
+each board, the status, and the solver's statistics (Gecode's nodes, failures, propagations).  MiniZinc keeps the
+model as written, so reordered instances are not honoured; ``all-cores`` runs the solver's parallel search with one
+thread per core (``-p``), for the entries that say they take it.
 
->>> MINIZINC.name, MINIZINC.honours("reorder"), MINIZINC.honours("blocked")
-('minizinc', False, True)
+:class:`MiniZincEntry` is parametrised by the solver id, so another backend is one line of :data:`BACKENDS`.
+
+>>> MINIZINC.name, MINIZINC.backend, MINIZINC.honours("reorder"), MINIZINC.honours("blocked")
+('minizinc', 'gecode', False, True)
 """
 
 from __future__ import annotations
@@ -19,27 +23,29 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from ..errors import SolverError
-from ..problem.board import Board, Problem
-from ..problem.results import JSON, Options, SolveResult, Statistics, Status, infeasible_message
+from ..problem.board import Board
+from ..problem.results import JSON, Answer, Options, Statistics
 from ..runtime.isolate import run_executable
 from ..runtime.limits import Size
-from .base import Capabilities
-from .cp import CP_FEATURES, CP_VERBS, FORMULATION_NAMES, CpSolver, Feed, Formulation, model_counts, workers
+from .base import Capabilities, Outcome
+from .cp import CP_FEATURES, CP_VERBS, FORMULATION_NAMES, CpModel, CpSolver, Feed, model_counts, workers
 
 #: The kit's MiniZinc model.
 MODEL = Path(__file__).with_name("nqueens.mzn")
-#: The MiniZinc solver configuration the entry runs.
+#: The MiniZinc solver the registered ``minizinc`` entry runs (its ``--solver``).
 GECODE = "gecode"
 #: Seconds MiniZinc may take past its own time limit (flattening, writing its last lines) before it is stopped.
 GRACE_SECONDS = 2.0
 
 # Peak memory of a solve (MiniZinc 2.6.4, Gecode 6.2, measured: alldifferent 330 MB at n = 1000; boolean
 # 180 MB at n = 200, 840 MB at n = 400): the flattener's and Gecode's share per variable and per literal of the
-# model, and for alldifferent per cell (the rows' domains, n values each, in both processes), over a base.
+# model, and for alldifferent per cell (the rows' domains, n values each, in both processes), over a base.  Other
+# backends are taken to need as much.
 MZN_BASE_BYTES = 80 * 1024**2
 MZN_BYTES_PER_VARIABLE = 3_000
 MZN_BYTES_PER_LITERAL = 600
@@ -53,9 +59,28 @@ class _Stopped(Exception):
     """The consumer of the boards stopped: the run ends (and its process with it)."""
 
 
+@dataclass(frozen=True)
+class SolverConfig:
+    """A solver MiniZinc knows (``minizinc --solvers-json``): its id, version, name and tags."""
+
+    id: str
+    version: str
+    name: str
+    tags: tuple[str, ...] = ()
+
+    def known_as(self, backend: str) -> bool:
+        """Whether ``--solver backend`` names it: its id, the id's last part, or one of its tags."""
+        return backend in (self.id, self.id.rpartition(".")[2], *self.tags)
+
+    @property
+    def runs(self) -> bool:
+        """Whether MiniZinc can run it here (a solver whose library is missing has no version)."""
+        return bool(self.version) and "unknown" not in self.version
+
+
 @cache
-def _solver_configs(executable: str) -> tuple[str, ...]:
-    """``id@version`` of every solver configuration MiniZinc knows (asked once a process)."""
+def _solver_configs(executable: str) -> tuple[SolverConfig, ...]:
+    """Every solver configuration MiniZinc knows (asked once a process)."""
     import subprocess
 
     try:
@@ -64,15 +89,17 @@ def _solver_configs(executable: str) -> tuple[str, ...]:
         found = json.loads(proc.stdout or "[]")
     except (OSError, subprocess.SubprocessError, ValueError):
         return ()
-    return tuple(f"{entry.get('id', '')}@{entry.get('version', '')}" for entry in found if isinstance(entry, dict))
+    return tuple(SolverConfig(str(entry.get("id", "")), str(entry.get("version", "")), str(entry.get("name", "")),
+                              tuple(str(tag) for tag in entry.get("tags", []) or []))
+                 for entry in found if isinstance(entry, dict))
 
 
-def _gecode_version() -> str | None:
+def solver_config(backend: str) -> SolverConfig | None:
+    """The solver MiniZinc runs for ``--solver backend`` here, when it can run it (None without MiniZinc)."""
     executable = shutil.which("minizinc")
     if executable is None:
         return None
-    return next((config.split("@")[1] for config in _solver_configs(executable)
-                 if config.startswith("org.gecode.gecode@")), None)
+    return next((config for config in _solver_configs(executable) if config.known_as(backend) and config.runs), None)
 
 
 @cache
@@ -90,9 +117,10 @@ def _minizinc_version(executable: str) -> str | None:
     return found.group(1) if found else None
 
 
-def data(problem: Problem, formulation: Formulation) -> dict[str, JSON]:
-    """The model's data for ``problem``."""
-    return {"n": problem.n, "integer": formulation.integer, "break_symmetry": problem.break_symmetry,
+def data(model: CpModel) -> dict[str, JSON]:
+    """The data of ``nqueens.mzn`` for the method's ``model``."""
+    problem = model.problem
+    return {"n": problem.n, "integer": model.integer, "break_symmetry": problem.break_symmetry,
             "placed_rows": [r for r, _ in problem.preplaced], "placed_cols": [c for _, c in problem.preplaced],
             "blocked_rows": [r for r, _ in problem.blocked], "blocked_cols": [c for _, c in problem.blocked]}
 
@@ -156,58 +184,68 @@ class _Stream:
             self.errors.append(str(item.get("message", item.get("what", "error")))[:200])
 
 
-class MiniZincGecode(CpSolver):
-    """MiniZinc with Gecode (see the module docstring)."""
+class MiniZincEntry(CpSolver):
+    """The kit's model run by MiniZinc with the solver ``backend`` (an id or tag ``--solver`` takes): a CP entry in
+    one line.  Every backend takes the model's verbs, features and formulations; an entry claims counters
+    (``statistics``), settings (``all-cores`` runs ``-p``) and a recorded AllDifferent consistency only when its
+    line states them."""
 
-    name = "minizinc"
     kind = "minizinc"
-    description = "MiniZinc with Gecode: the kit's own .mzn model, Gecode's AllDifferent, first-fail search"
-    capabilities = Capabilities(in_process=False, time_limit=True, statistics=("nodes", "failures", "propagations"))
-    marker = "P"
-    product_name = "Gecode (MiniZinc)"
     verbs, variants = CP_VERBS, FORMULATION_NAMES
     features = CP_FEATURES - {"reorder"}  # MiniZinc keeps the model as written
-    settings = frozenset({"one-worker", "all-cores"})
-    advice = "the textbook CP solver: propagation and first-fail search, no learning"
+
+    def __init__(self, name: str, backend: str, *, marker: str, description: str, product_name: str = "",
+                 statistics: tuple[str, ...] = (), settings: frozenset[str] = frozenset({"one-worker"}),
+                 alldifferent: str = "", hint: str = "", advice: str = "") -> None:
+        self.name, self.backend, self.marker, self.description, self.advice = name, backend, marker, description, advice
+        self.product_name = product_name or f"{backend} (MiniZinc)"
+        self.capabilities = Capabilities(in_process=False, time_limit=True, statistics=statistics)
+        self.settings, self.alldifferent = settings, alldifferent
+        self.hint = hint or (f"install MiniZinc with a solver it runs as {backend!r} (the bundle from minizinc.org "
+                             "includes several)")
 
     def available(self) -> bool:
-        return shutil.which("minizinc") is not None and _gecode_version() is not None
+        return solver_config(self.backend) is not None
 
     def install_hint(self) -> str:
-        return INSTALL_HINT
+        executable = shutil.which("minizinc")
+        if executable is None or self.available():
+            return self.hint
+        known = [config.id for config in _solver_configs(executable) if config.runs]
+        return f"{self.hint}; MiniZinc here runs no solver {self.backend!r}, only: {', '.join(known) or 'none'}"
 
     def version(self) -> str | None:
-        gecode = _gecode_version()
-        if not gecode:
+        config = solver_config(self.backend)
+        if config is None:
             return None
         executable = shutil.which("minizinc")
         own = _minizinc_version(executable) if executable else None
-        return f"Gecode {gecode} through MiniZinc" + (f" {own}" if own else "")
+        return f"{config.name or config.id} {config.version} through MiniZinc" + (f" {own}" if own else "")
 
-    def options(self, settings: str | None, order: int | None, enumerate_all: bool = False) -> Options:
-        threads = workers(settings, enumerate_all)
-        options: Options = {"settings": settings or "one-worker", "solver": GECODE, "threads": threads,
-                            "alldifferent": "value consistency"}
+    def options(self, settings: str, order: int | None, enumerate_all: bool = False) -> Options:
+        options: Options = {"settings": settings, "solver": self.backend, "threads": workers(settings, enumerate_all)}
+        if self.alldifferent:
+            options["alldifferent"] = self.alldifferent
         if enumerate_all:
             options["all_solutions"] = True
         return options
 
-    def size(self, problem: Problem, formulation: Formulation) -> Size:
-        variables, constraints, literals = model_counts(problem, formulation)
+    def size(self, model: CpModel) -> Size:
+        variables, constraints, literals = model_counts(model)
         memory = MZN_BASE_BYTES + MZN_BYTES_PER_VARIABLE * variables + MZN_BYTES_PER_LITERAL * literals
-        if formulation.integer:
-            memory += MZN_BYTES_PER_CELL_INTEGER * problem.n ** 2
+        if model.integer:
+            memory += MZN_BYTES_PER_CELL_INTEGER * model.problem.n ** 2
         return Size(variables=variables, constraints=constraints, nonzeros=literals, memory=memory)
 
-    def _run(self, problem: Problem, formulation: Formulation, settings: str | None, deadline: float | None,
-             stream: _Stream, enumerate_all: bool, stopped: Callable[[], bool] | None = None) -> float:
-        """Run MiniZinc on the problem, its output to ``stream``, until it ends, ``deadline`` passes or
+    def _run(self, model: CpModel, settings: str, deadline: float | None, stream: _Stream, enumerate_all: bool,
+             stopped: Callable[[], bool] | None = None) -> float:
+        """Run MiniZinc on the model, its output to ``stream``, until it ends, ``deadline`` passes or
         ``stopped()`` turns True; returns the seconds it ran."""
         threads = workers(settings, enumerate_all)
         with tempfile.TemporaryDirectory(prefix="nqueens-kit-mzn-") as tmp:
             path = Path(tmp) / "data.json"
-            path.write_text(json.dumps(data(problem, formulation)))
-            command = ["minizinc", "--solver", GECODE, str(MODEL), str(path), "--json-stream", "--statistics"]
+            path.write_text(json.dumps(data(model)))
+            command = ["minizinc", "--solver", self.backend, str(MODEL), str(path), "--json-stream", "--statistics"]
             if enumerate_all:
                 command.append("--all-solutions")
             if threads > 1:
@@ -229,37 +267,28 @@ class MiniZincGecode(CpSolver):
                 stream.errors.append(errors.decode("utf-8", "replace").strip().splitlines()[-1][:200])
             return time.perf_counter() - start
 
-    def solve(self, problem: Problem, formulation: Formulation, settings: str | None, order: int | None,
-              deadline: float | None) -> SolveResult:
-        variables, constraints, _ = model_counts(problem, formulation)
-        result = SolveResult.of(problem, "cp", Status.SOLVED, variant=formulation.name, variant_kind="formulation",
-                                solver=self.name, variables=variables, constraints=constraints,
-                                options=self.options(settings, order))
-        stream = _Stream(problem.n)
-        result.solve_seconds = self._run(problem, formulation, settings, deadline, stream, enumerate_all=False)
-        result.stats = {"status": stream.status or ("SATISFIED" if stream.boards else "NONE"), **stream.stats}
+    def solve(self, model: CpModel, deadline: float | None, settings: str, order: int | None) -> Outcome:
+        stream = _Stream(model.problem.n)
+        seconds = self._run(model, settings, deadline, stream, enumerate_all=False)
+        outcome = Outcome(Answer.UNKNOWN, seconds=seconds, options=self.options(settings, order),
+                          stats={"status": stream.status or ("SATISFIED" if stream.boards else "NONE"), **stream.stats})
         if stream.boards:
-            result.queens = stream.boards[0]
+            outcome.status, outcome.board = Answer.SAT, list(stream.boards[0])
         elif stream.status == "UNSATISFIABLE":
-            result.status = Status.INFEASIBLE
-            result.message = infeasible_message(problem)
+            outcome.status = Answer.UNSAT
         elif deadline is not None and (stream.status == "UNKNOWN" or time.monotonic() >= deadline):
-            result.status = Status.TIMEOUT
-            result.message = "no board within the time limit"
+            outcome.limit = True
         else:
-            result.status = Status.ERROR
-            why = "; ".join(stream.errors) or f"status {stream.status or 'none'}"
-            result.message = f"MiniZinc stopped without an answer ({why})"
-        return result
+            outcome.why = "; ".join(stream.errors) or f"status {stream.status or 'none'}"
+        return outcome
 
-    def boards(self, problem: Problem, formulation: Formulation, settings: str | None,
-               order: int | None) -> Iterator[Board]:
+    def boards(self, model: CpModel, settings: str, order: int | None) -> Iterator[Board]:
         feed: Feed[Board] = Feed()
-        stream = _Stream(problem.n, on_board=feed)
+        stream = _Stream(model.problem.n, on_board=feed)
 
         def produce() -> None:
             try:
-                self._run(problem, formulation, settings, None, stream, enumerate_all=True, stopped=feed.stopped.is_set)
+                self._run(model, settings, None, stream, enumerate_all=True, stopped=feed.stopped.is_set)
             except _Stopped:
                 return
             if not feed.stopped.is_set() and stream.status not in ("ALL_SOLUTIONS", "UNSATISFIABLE"):
@@ -269,4 +298,14 @@ class MiniZincGecode(CpSolver):
         return feed.items(produce, "minizinc enumeration")
 
 
-MINIZINC = MiniZincGecode()
+#: The MiniZinc entries of the CP registry, one per backend: another backend is one more line, e.g.
+#: ``MiniZincEntry("minizinc-chuffed", "chuffed", marker="X", description="MiniZinc with Chuffed")``.
+BACKENDS = (
+    MiniZincEntry("minizinc", GECODE, marker="P", product_name="Gecode (MiniZinc)",
+                  description=("MiniZinc with Gecode: the kit's own .mzn model, Gecode's AllDifferent, "
+                               "first-fail search"),
+                  statistics=("nodes", "failures", "propagations"), settings=frozenset({"one-worker", "all-cores"}),
+                  alldifferent="value consistency", hint=INSTALL_HINT,
+                  advice="the textbook CP solver: propagation and first-fail search, no learning"),
+)
+MINIZINC = BACKENDS[0]
