@@ -39,6 +39,7 @@ def test_the_method_describes_every_formulation_the_entries_take() -> None:
     (Outcome(Answer.UNKNOWN, why="status MODEL_INVALID: bad domain"), "error",
      "CP-SAT stopped without an answer (status MODEL_INVALID: bad domain)"),
     (Outcome(Answer.UNKNOWN), "error", "CP-SAT stopped without an answer (no reason given)"),
+    (Outcome(Answer.UNKNOWN, memory="ran out of memory"), "memout", "ran out of memory"),
 ])
 def test_only_the_method_makes_a_result_of_an_outcome(outcome: Outcome, status: str, message: str) -> None:
     outcome.seconds, outcome.build_seconds, outcome.options = 0.25, 0.5, {"settings": "one-worker"}

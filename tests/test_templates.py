@@ -12,13 +12,14 @@ from nqueens_kit.cli import main
 from nqueens_kit.methods import get_method
 from nqueens_kit.problem.reference import published_count
 from nqueens_kit.solvers import SAT_SOLVERS, registry
+from nqueens_kit.solvers.templates.cp import TEMPLATE_CP
 from nqueens_kit.solvers.templates.ilp import TEMPLATE_ILP
 from nqueens_kit.solvers.templates.sat import TEMPLATE_SAT
 
 from . import entry_contract as contract
 from .conftest import need
 
-TEMPLATES = {"sat": TEMPLATE_SAT, "ilp": TEMPLATE_ILP}
+TEMPLATES = {"sat": TEMPLATE_SAT, "ilp": TEMPLATE_ILP, "cp": TEMPLATE_CP}
 
 
 @pytest.fixture(params=sorted(TEMPLATES))
@@ -41,7 +42,7 @@ def test_a_template_declares_only_what_it_does(template) -> None:
     method, entry = template
     claims = entry.capabilities
     assert not (claims.proofs or claims.assumptions or claims.incremental or claims.cardinality)
-    assert entry.verbs == method.verbs and entry.features == method.features
+    assert entry.verbs == method.verbs and entry.features <= method.features
     assert entry.marker not in {e.marker for e in method.solvers().values() if e is not entry}
 
 
@@ -63,3 +64,18 @@ def test_an_ilp_or_cp_entry_is_one_registry_line(monkeypatch) -> None:
     made = solvers.registry("ilp")
     assert list(made)[-1] == "template-ilp" and type(made["template-ilp"]).__name__ == "TemplateIlp"
     assert "template-ilp" in get_method("ilp").solvers()
+
+
+def test_the_cp_template_runs_beside_highspy(monkeypatch) -> None:
+    """Where OR-Tools cannot be loaded (highspy is), the template's solver runs in a fresh interpreter, and says so
+    when that ends without an answer rather than listing boards cut short."""
+    from nqueens_kit.methods import count, solve
+    from nqueens_kit.problem.board import Problem
+    from nqueens_kit.solvers.templates import cp as template
+
+    need(TEMPLATE_CP.available(), TEMPLATE_CP.install_hint())
+    monkeypatch.setitem(registry("cp"), TEMPLATE_CP.name, TEMPLATE_CP)
+    monkeypatch.setattr(template, "must_isolate", lambda: True)
+    result = solve(Problem(8, preplaced=[(1, 1)]), "cp", solver=TEMPLATE_CP.name, isolated=False)
+    assert result.status == "solved" and result.verified and (1, 1) in result.queens
+    assert count(6, "cp", solver=TEMPLATE_CP.name, isolated=False).count == published_count(6)

@@ -186,6 +186,7 @@ class Outcome:
     - ``options``: the options it really ran with, as recorded in results (``settings`` first where it has some);
     - ``core``: assumptions that already make the formula unsatisfiable (SAT, when asked);
     - ``limit``: whether it stopped at the deadline it was given (else ``why`` says why it stopped);
+    - ``memory``: set (to what the limit was) when it stopped at a memory limit;
     - ``build_seconds``: the time an entry that builds its own native model (CP) took to build it.
     """
 
@@ -200,6 +201,9 @@ class Outcome:
     limit: bool = False
     why: str = ""
     build_seconds: float = 0.0
+    memory: str = ""  # when it stopped at a memory limit: what the limit was
+
+
 
     def __post_init__(self) -> None:
         self.status: Answer = Answer(self.status)

@@ -300,8 +300,9 @@ class CpSat(PackageSolver, CpSolver):
             outcome: Outcome = run.value
             return outcome
         run.raise_error()
-        if run.status == Ended.MEMOUT:  # as if it had run here: the job's own limits say what that means
-            raise MemoryError("CP-SAT ran out of memory in its fresh interpreter")
+        if run.status == Ended.MEMOUT:
+            return Outcome(Answer.UNKNOWN, seconds=run.wall, options=self.options(settings, order),
+                           memory=run.limit_message(limit))
         return Outcome(Answer.UNKNOWN, seconds=run.wall, options=self.options(settings, order), limit=True)
 
     def boards(self, model: CpModel, settings: str, order: int | None) -> Iterator[Board]:

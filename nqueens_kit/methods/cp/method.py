@@ -51,6 +51,8 @@ def result_of(outcome: Outcome, model: CpModel, entry: CpSolver) -> SolveResult:
         result.queens = tuple(outcome.board or ())
     elif outcome.status == Answer.UNSAT:
         result.message = infeasible_message(problem)
+    elif outcome.memory:
+        result.status, result.message = Status.MEMOUT, outcome.memory
     elif outcome.limit:
         result.status, result.message = Status.TIMEOUT, NO_BOARD + (f" ({outcome.why})" if outcome.why else "")
     else:
