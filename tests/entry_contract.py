@@ -89,7 +89,7 @@ def _first(cases: dict[str, list[tuple[str, Problem]]], method: Method, name: st
            claim: str) -> tuple[tuple[str, Problem] | None, Findings]:
     entry = method.solver(name)
     for variant, problem in cases.get(method.name, []):
-        if entry.takes_variant(variant):
+        if entry.takes_variant(method.variant_kind(variant)):
             return (variant, problem), []
     return None, [f"{name}: declares {claim}, but the contract knows no instance of --method {method.name} for it "
                   f"among the variants it takes ({', '.join(sorted(entry.variants)) or 'none'})"]
@@ -524,7 +524,7 @@ def variants(method: Method, name: str, sizes: tuple[int, ...] = SIZES, verbs: t
     for variant in method.variants():
         if only is not None and variant != only:
             continue
-        if not entry.takes_variant(variant):
+        if not entry.takes_variant(method.variant_kind(variant)):
             verb = solve if method.has("solve") else count
             try:
                 verb(6, method, variant, name)

@@ -77,22 +77,25 @@ def test_every_declaration_names_what_its_method_has(method: Method, solver: str
     entry = method.solver(solver)
     assert entry.verbs and entry.verbs <= method.verbs, (entry.verbs, method.verbs)
     assert entry.features <= method.features and entry.settings <= set(method.settings())
-    assert entry.variants and entry.variants <= set(method.variants()), (entry.variants, set(method.variants()))
+    kinds = {method.variant_kind(v) for v in method.variants()}
+    assert entry.variants and entry.variants <= kinds, (entry.variants, kinds)
     assert all(isinstance(c, str) and re.fullmatch(r"[a-z_]+", c) for c in entry.capabilities.statistics)
     if method.name == "sat":
-        assert entry.capabilities.cardinality == ("native" in entry.variants)
+        assert entry.capabilities.cardinality == ("cardinality" in entry.variants)
 
 
 @pytest.mark.parametrize("method", [m for m in METHODS.values() if m.solvers()],
                          ids=[m.name for m in METHODS.values() if m.solvers()])
 def test_every_variant_of_a_method_is_taken_by_its_default_entry(method: Method) -> None:
-    """A new encoding or formulation is declared by the entries that take it, and so gets its contract cases: the
-    default entry takes every variant but those that need a capability it lacks (``native``)."""
+    """A new formulation is declared by the entries that take it, a new encoding by its kind (clauses, cardinality
+    constraints), and so gets its contract cases: the default entry takes every variant but those that need a
+    capability it lacks (``native``)."""
     default = next(iter(method.solvers().values()))
-    taken = {v for entry in method.solvers().values() for v in entry.variants}
+    kinds = {v: method.variant_kind(v) for v in method.variants()}
+    taken = {v for v, kind in kinds.items() if any(e.takes_variant(kind) for e in method.solvers().values())}
     assert taken == set(method.variants()), set(method.variants()) - taken
-    for variant in set(method.variants()) - default.variants:
-        takers = [e for e in method.solvers().values() if e.takes_variant(variant)]
+    for variant in [v for v, kind in kinds.items() if not default.takes_variant(kind)]:
+        takers = [e for e in method.solvers().values() if e.takes_variant(method.variant_kind(variant))]
         beyond = [set(e.capabilities.names()) - set(default.capabilities.names()) for e in takers]
         assert all(beyond), f"{variant}: the default entry {default.name} does not take it, though it lacks nothing"
 
@@ -173,7 +176,7 @@ VARIANT_CASES = [(m, name, v) for m, name in ENTRIES for v in m.variants()]
 def test_every_variant_with_every_entry(method: Method, solver: str, variant: str) -> None:
     """Solve and count n = 1 to 6 against the published counts, or refuse the variant in one line naming the entry
     and the variant."""
-    if method.solver(solver).takes_variant(variant):
+    if method.solver(solver).takes_variant(method.variant_kind(variant)):
         ready(method, solver)
     clean(contract.variants(method, solver, only=variant))
 
@@ -183,7 +186,7 @@ def test_every_variant_with_every_entry(method: Method, solver: str, variant: st
                          ids=[f"{m.name}-{name}-{v}" for m, name, v in VARIANT_CASES])
 def test_every_variant_with_every_entry_lists_its_boards(method: Method, solver: str, variant: str) -> None:
     """The deep profile: n = 1 to 8, every verb the entry has (boards listed one by one too)."""
-    if not method.solver(solver).takes_variant(variant):
+    if not method.solver(solver).takes_variant(method.variant_kind(variant)):
         pytest.skip("refused: the default run checks the refusal")
     ready(method, solver)
     clean(contract.variants(method, solver, sizes=tuple(range(1, 9)), verbs=("solve", "count", "iterate"),

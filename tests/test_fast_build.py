@@ -181,18 +181,19 @@ def test_packed_list_of_lists_both_ways():
 
 
 def test_kept_templates_stay_within_their_budget(monkeypatch):
-    from nqueens_kit.methods.sat import encodings
+    from nqueens_kit.methods.sat.encodings import templates
 
-    monkeypatch.setattr(encodings, "TEMPLATE_LITERALS", 5_000)
-    monkeypatch.setattr(encodings, "_TEMPLATES", {})
-    monkeypatch.setattr(encodings, "_template_literals", 0)
+    monkeypatch.setattr(templates, "TEMPLATE_LITERALS", 5_000)
+    monkeypatch.setattr(templates, "_TEMPLATES", {})
+    monkeypatch.setattr(templates, "_template_literals", 0)
     for k in range(2, 120):
         line_template("pairwise", k, exact=False)
-    kept = encodings._TEMPLATES
-    assert sum(len(t.literals) for t in kept.values()) == encodings._template_literals <= 5_000 + 2 * 119 * 118
-    assert ("pairwise", 119, False, False) in kept and ("pairwise", 2, False, False) not in kept
+    kept = templates._TEMPLATES
+    pairwise = ENCODINGS["pairwise"]
+    assert sum(len(t.literals) for t in kept.values()) == templates._template_literals <= 5_000 + 2 * 119 * 118
+    assert (pairwise, 119, False, False) in kept and (pairwise, 2, False, False) not in kept
     again = line_template("pairwise", 119, exact=False)
-    assert again is kept["pairwise", 119, False, False]
+    assert again is kept[pairwise, 119, False, False]
 
 
 @pytest.mark.parametrize("args, word", [

@@ -200,6 +200,10 @@ class Method(ABC):
         the default first; each has a ``summary``.  Empty for a method without variants."""
         return {}
 
+    def variant_kind(self, variant: str) -> str:
+        """What an entry declares to take ``variant``: itself, or its kind (a SAT encoding's: clauses, cardinality)."""
+        return variant
+
     def solvers(self) -> Mapping[str, Solver]:
         """Name -> solver registry entry, the default first; empty for a method that needs no solver."""
         return {}
@@ -297,8 +301,9 @@ class Method(ABC):
         if not entry.does(verb):
             self._refuse(entry, VERB_TEXT.get(verb, verb), lambda e: e.does(verb))
         variant = choice.variant if choice is not None else None
-        if variant is not None and variant in self.variants() and not entry.takes_variant(variant):
-            self._refuse(entry, f"take the {self.variant_word} {variant}", lambda e: e.takes_variant(variant))
+        kind = self.variant_kind(variant) if variant is not None and variant in self.variants() else None
+        if kind is not None and not entry.takes_variant(kind):
+            self._refuse(entry, f"take the {self.variant_word} {variant}", lambda e: e.takes_variant(kind))
         missing = [f for f in sorted(problem.features() if problem else ()) if not entry.honours(f)]
         if missing:
             feature = missing[0]

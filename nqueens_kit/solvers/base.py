@@ -23,12 +23,13 @@ _NOT_IN_BROWSER = "not in the browser: "
 Clause = list[int]
 
 #: What the SAT method asks of an entry, stated by each entry of the registry (an entry says nothing by default):
-#: every verb and problem feature of the method (reordered instances included), and the variants it reads: every
-#: clause encoding, and ``native`` for the entries that take cardinality constraints.
+#: every verb and problem feature of the method (reordered instances included), and the kinds of encoding it reads
+#: (each encoding says its kind): ``clauses`` (plain CNF, whatever the encoding), and ``cardinality`` for the entries
+#: that take cardinality constraints (the ``native`` encoding).
 SAT_VERBS = frozenset({"solve", "count", "iterate"})
 SAT_FEATURES = frozenset({"preplaced", "blocked", "break_symmetry", "reorder"})
-CLAUSES = frozenset({"pairwise", "sequential", "commander", "product", "binary"})
-CARDINALITY = CLAUSES | {"native"}
+CLAUSES = frozenset({"clauses"})
+CARDINALITY = CLAUSES | {"cardinality"}
 #: The search counters python-sat reports for the solvers that have statistics.
 PYSAT_COUNTERS = ("conflicts", "decisions", "propagations")
 

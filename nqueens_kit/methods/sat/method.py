@@ -1,8 +1,10 @@
 """The SAT method: the problem as a CNF formula in a chosen encoding, solved by a SAT solver.
 
-Its variants are the at-most-one *encodings* (:mod:`.encodings`) and ``native`` (at-most-one as cardinality
-constraints, for the solvers that take them: :mod:`.native`), its solvers every SAT registry entry
-(pycosat, python-sat's solvers, DIMACS executables, or any executable on PATH).  It honours every feature
+Its variants are the registered *encodings* (:mod:`.encodings`): the at-most-one encodings in clauses and
+``native`` (at-most-one as cardinality constraints, for the solvers that take them: :mod:`.native`); each
+says its colour and the kind of formula it makes, which is what a solver entry declares it takes.  Its
+solvers are every SAT registry entry (pycosat, python-sat's solvers, DIMACS executables, or any executable
+on PATH).  It honours every feature
 of a problem (pre-placed queens and blocked cells as unit clauses, symmetry breaking as lex-leader
 clauses) and reordered instances, counts by cube and conquer (:mod:`.solve`), and its solvers that can
 write proofs of unsatisfiability back ``solve --proof``.
@@ -16,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from ...errors import InputError
-from ...palette import OKABE_ITO
 from ...problem.board import Board, Problem
 from ...problem.results import SolveResult
 from ...runtime import isolate
@@ -24,8 +25,8 @@ from ...runtime.limits import Size
 from ...solvers import SAT_SOLVERS, Solver, executable_solver
 from ..base import Choice, Method
 from .cnf import cnf_size
-from .encodings import ENCODINGS, Encoding
-from .native import NATIVE, NATIVE_VARIANT, NativeVariant, count_native, iter_native, native_size, solve_native
+from .encodings import CARDINALITY, KINDS, VARIANTS, Colours, SatVariant
+from .native import NATIVE, count_native, iter_native, native_size, solve_native
 from .solve import count_boards, iter_boards, solve_here
 
 
@@ -38,16 +39,23 @@ class SatMethod(Method):
     verbs = frozenset({"solve", "count", "iterate"})
     features = frozenset({"preplaced", "blocked", "break_symmetry", "reorder"})
     linestyle = "-"
-    colours = {"pairwise": OKABE_ITO["blue"], "sequential": OKABE_ITO["orange"],
-               "commander": OKABE_ITO["bluish green"], "product": OKABE_ITO["reddish purple"],
-               "binary": OKABE_ITO["sky blue"], NATIVE: "#332288"}  # indigo: no Okabe-Ito colour is spare
+    colours = Colours()  # each encoding's own, from the registry
     count_rate = 25_000.0  # boards per second of the default (pycosat, pairwise) counting by border cubes
     bench_variants = ("pairwise", "sequential")
     proves = True
 
-    def variants(self) -> Mapping[str, Encoding | NativeVariant]:
-        """The clause encodings, then ``native`` (cardinality constraints, for the solvers that take them)."""
-        return {**ENCODINGS, NATIVE: NATIVE_VARIANT}
+    def variants(self) -> Mapping[str, SatVariant]:
+        """The registered encodings: the clause encodings, then ``native`` (cardinality constraints, for the
+        solvers that take them)."""
+        return VARIANTS
+
+    def variant_kind(self, variant: str) -> str:
+        """The kind of formula the encoding makes (``clauses``, ``cardinality``): what an entry declares it takes.
+
+        >>> SatMethod().variant_kind("binary"), SatMethod().variant_kind("native")
+        ('clauses', 'cardinality')
+        """
+        return VARIANTS[variant].kind if variant in VARIANTS else variant
 
     def solvers(self) -> Mapping[str, Solver]:
         return SAT_SOLVERS
@@ -64,12 +72,14 @@ class SatMethod(Method):
         return cnf_size(problem, choice.variant or "pairwise")
 
     def check_entry(self, problem: Problem | None, verb: str, choice: Choice | None) -> None:
-        """Refuse ``native`` with a solver that takes clauses only first, naming those that take it."""
-        if choice is not None and choice.variant == NATIVE:
+        """Refuse an encoding of cardinality constraints (``native``) with a solver that takes clauses only first,
+        naming those that take them."""
+        variant = choice.variant if choice is not None else None
+        if variant is not None and self.variant_kind(variant) == CARDINALITY:
             entry = self._entry(choice)
             if entry is not None and not entry.capabilities.cardinality:
                 able = [name for name, e in self.solvers().items() if e.capabilities.cardinality]
-                raise InputError(f"--encoding native needs a solver that takes cardinality constraints "
+                raise InputError(f"--encoding {variant} needs a solver that takes {KINDS[CARDINALITY]} "
                                  f"({', '.join(able)}); --solver {entry.name} takes clauses only: choose another "
                                  "encoding for it")
         super().check_entry(problem, verb, choice)

@@ -8,7 +8,8 @@ clauses where the clause encodings write millions of clauses for a large board.
 
 Inside:
 
-- :data:`NATIVE` (the variant's name) and :data:`NATIVE_VARIANT` (its entry in the SAT method's variants).
+- :data:`NATIVE` (the variant's name) and :data:`NATIVE_VARIANT` (its entry in the SAT method's variants,
+  registered with the encodings: :mod:`.encodings.native`).
 - :func:`build_native`: a :class:`NativeFormula` of a problem (pre-placed queens and blocked cells as unit
   clauses; the problem's symmetry broken by the lex-leader clauses of :func:`~.cnf.lex_leader_clauses`).
 - :func:`native_size`: its size in closed form; :meth:`NativeFormula.to_cnfplus` and :func:`cnfplus_text`:
@@ -37,23 +38,7 @@ from ...problem.board import Board, Problem, canonical, violations
 from ...problem.results import SolveResult, Statistics, Status
 from ...runtime.limits import SAT_BYTES_PER_CLAUSE, SAT_BYTES_PER_VARIABLE, Size
 from ..base import board_key, board_text, infeasible_message
-from .encodings import NATIVE, Clause, VarPool
-
-
-@dataclass(frozen=True)
-class NativeVariant:
-    """The ``native`` entry of the SAT method's variants (beside the clause encodings of
-    :data:`~.encodings.ENCODINGS`): what listings print of it."""
-
-    name: str
-    summary: str
-    formula: str
-
-
-NATIVE_VARIANT = NativeVariant(
-    NATIVE, "no at-most-one clauses: one cardinality constraint (at most 1) per line, for solvers that take "
-    "them (pysat-minicard, pysat-gluecard4)", "1 constraint")
-
+from .encodings import NATIVE, NATIVE_VARIANT, Clause, NativeVariant, VarPool
 
 #: An at-most-k constraint: the literals and k.
 AtMost = tuple[list[int], int]
@@ -350,5 +335,5 @@ def count_native(problem: Problem, solver: str | None = None, fundamental: bool 
     return len(seen), (len(classes) if fundamental else None)
 
 
-__all__ = ["NATIVE", "NATIVE_VARIANT", "NativeFormula", "build_native", "cnfplus_text", "count_native",
-           "iter_native", "native_atmosts", "native_size", "solve_native"]
+__all__ = ["NATIVE", "NATIVE_VARIANT", "NativeFormula", "NativeVariant", "build_native", "cnfplus_text",
+           "count_native", "iter_native", "native_atmosts", "native_size", "solve_native"]
