@@ -86,9 +86,9 @@ class Solver:
     #: Whether the kit knows a way to install it (a pip extra or a Debian package); a bare executable name
     #: such as ``glucose`` has none.
     installable = True
-    #: What the entry honours of its method's verbs, problem features (``reorder`` included), variants
-    #: (encodings, formulations) and named settings.  The method refuses the rest for this entry with one line
-    #: naming the entries that can.
+    #: What the entry honours of its method's verbs, problem features (``reorder`` included), variants (the kinds
+    #: of encoding a SAT entry takes, formulations) and named settings.  The method refuses the rest for this entry
+    #: with one line naming the entries that can.
     verbs: frozenset[str] = frozenset()
     features: frozenset[str] = frozenset()
     variants: frozenset[str] = frozenset()
