@@ -54,7 +54,14 @@ def test_only_the_method_makes_a_result_of_an_outcome(outcome: Outcome, status: 
 
 def test_cp_sat_past_its_deadline_while_building_says_so() -> None:
     need(CP_SAT.available(), 'ortools (pip install "nqueens-kit[cp]")')
-    outcome = CP_SAT.solve(EIGHT, time.monotonic() - 1, "one-worker", None)
+    from nqueens_kit.runtime import isolate
+    from nqueens_kit.solvers import cp_sat
+
+    # the build in this process's CP-SAT: in a fresh interpreter where highspy is loaded here
+    run = isolate.run_in_child(cp_sat._solve, (EIGHT, time.monotonic() - 1, "one-worker", None),
+                               fresh=cp_sat.must_isolate())
+    run.raise_error()
+    outcome = run.value
     assert (outcome.status, outcome.limit, outcome.why) == (Answer.UNKNOWN, True, "it went on building the model")
     assert "max_time_in_seconds" not in outcome.options and outcome.build_seconds > 0
     outcome = CP_SAT.solve(EIGHT, time.monotonic() + 60, "one-worker", 3)

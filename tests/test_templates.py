@@ -55,15 +55,17 @@ def test_a_template_runs_from_the_command_line(template, capsys) -> None:
     assert json.loads(capsys.readouterr().out)["status"] == "infeasible"
 
 
-def test_an_ilp_or_cp_entry_is_one_registry_line(monkeypatch) -> None:
+@pytest.mark.parametrize(("method_name", "line", "name"), [("ilp", "templates.ilp:TemplateIlp", "template-ilp"),
+                                                          ("cp", "templates.cp:TemplateCp", "template-cp")])
+def test_an_ilp_or_cp_entry_is_one_registry_line(monkeypatch, method_name: str, line: str, name: str) -> None:
     """The registry's line ``module:Class`` is all it takes: the template is made, checked and listed."""
     import nqueens_kit.solvers as solvers
 
-    monkeypatch.setitem(solvers.ENTRIES, "ilp", (*solvers.ENTRIES["ilp"], "templates.ilp:TemplateIlp"))
+    monkeypatch.setitem(solvers.ENTRIES, method_name, (*solvers.ENTRIES[method_name], line))
     monkeypatch.setattr(solvers, "_MADE", {})
-    made = solvers.registry("ilp")
-    assert list(made)[-1] == "template-ilp" and type(made["template-ilp"]).__name__ == "TemplateIlp"
-    assert "template-ilp" in get_method("ilp").solvers()
+    made = solvers.registry(method_name)
+    assert list(made)[-1] == name and type(made[name]).__name__ == line.rpartition(":")[2]
+    assert name in get_method(method_name).solvers()
 
 
 def test_the_cp_template_runs_beside_highspy(monkeypatch) -> None:

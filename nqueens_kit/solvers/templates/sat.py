@@ -7,7 +7,7 @@ runs every claim.  If the solver stops itself at a deadline, pass it the time le
 if it reports counters, put them in ``stats`` and name them in ``statistics``.  Without a time limit of its own,
 the method runs every solve with a limit in a child process and stops that.
 
-One line in :mod:`nqueens_kit.solvers` registers it: ``TEMPLATE_SAT.name: TEMPLATE_SAT,`` in ``_SAT``.
+One line in :mod:`nqueens_kit.solvers` registers it: ``TemplateSat(),`` among the entries of ``SAT_SOLVERS``.
 
 >>> TEMPLATE_SAT.solve([[1, 2], [-1], [-2, 3]], 3).model
 [-1, 2, 3]
