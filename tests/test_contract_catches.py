@@ -245,3 +245,21 @@ def test_a_variant_not_declared_is_refused_up_front(ilp_entry, capsys) -> None:
     assert main(["solve", "6", "--method", "ilp", "--formulation", "max-queens", "--solver", name]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"--solver {name}" in err and "max-queens" in err and "cbc" in err, err
+
+
+# ------------------------------------------------------------------------------------------ the check itself
+
+
+@pytest.mark.parametrize(("answers", "caught"), [
+    (lambda limit: ("solved", 1.06, 0.0, ""), "it did not stop at its deadline"),  # the same answer, any deadline
+    (lambda limit: ("solved", 0.1, 0.0, ""), "its time limit went untested"),  # an instance within its reach
+    (lambda limit: ("solved", 1.06, 0.0, "") if limit >= 1 else ("timeout", limit + 0.01, 0.0, "stopped"), None),
+    (lambda limit: ("wrong board", limit + 0.03, 0.0, ""), "it read its stop as a solution"),  # SCIP under PuLP 2.8
+])
+def test_an_answer_at_the_deadline_is_asked_again_sooner(monkeypatch, answers, caught) -> None:
+    """An entry that answers just after its deadline (SCIP 5.0.1 solved the ILP instance in 1.06 s on a 1 s limit) is
+    asked again with a deadline well before that answer: one that keeps it passes; one that answers alike whatever
+    its deadline is caught; an answer before the deadline says the instance does not test the entry."""
+    monkeypatch.setattr(contract, "_timed_solve", lambda method_name, choice, problem, limit: answers(limit))
+    found = contract.time_limit(get_method("sat"), "pysat-glucose")
+    assert (found == []) if caught is None else (len(found) == 1 and caught in found[0]), found

@@ -590,3 +590,21 @@ def test_cbc_settings_are_named_and_recorded(monkeypatch):
     assert results[2].options == {"settings": "tuned", "cbc_options": tuned, "gapRel": 0}
     plain = solve(8, "ilp", settings="default", **here)
     assert plain.verified and seen[-1] == ("queens_8_lines", []) and plain.options == {"settings": "default"}
+
+
+def test_scip_stopped_without_a_solution_is_read_as_none() -> None:
+    """PuLP 2.8 reads SCIP's time limit as a solution found; SCIP's own count of solutions corrects it."""
+    from types import SimpleNamespace
+
+    from nqueens_kit.solvers.ilp_scip import SCIP
+
+    def scip(solutions: int) -> object:
+        return SimpleNamespace(solverModel=SimpleNamespace(
+            getNNodes=lambda: 63, getNLPIterations=lambda: 10977, getSolvingTime=lambda: 0.94,
+            getStatus=lambda: "timelimit", getNSols=lambda: solutions))
+
+    stats: dict = {}
+    assert SCIP.read_statistics(scip(0), "", "feasible", stats) == "none"
+    assert stats["solver_status"] == "timelimit" and stats["nodes"] == 63
+    assert SCIP.read_statistics(scip(1), "", "feasible", {}) == "feasible"
+    assert SCIP.read_statistics(scip(0), "", "infeasible", {}) == "infeasible"

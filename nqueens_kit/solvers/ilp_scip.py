@@ -72,6 +72,8 @@ class Scip(IlpSolver):
         stats["iterations"] = int(scip.getNLPIterations())
         stats["solver_seconds"] = round(float(scip.getSolvingTime()), 6)
         stats["solver_status"] = str(scip.getStatus())
+        if state in ("optimal", "feasible") and hasattr(scip, "getNSols") and scip.getNSols() == 0:
+            return "none"  # PuLP 2.8 reads SCIP's time limit as a solution found, though SCIP has none
         return state
 
     def highlights(self, log: str) -> list[str]:
