@@ -147,9 +147,10 @@ class RelaxationExplorer(Messages, widgets.VBox):
         def work(stop: Stop) -> tuple[str, dict[Cell, float], float]:
             start = time.perf_counter()
             run = _run(model, backend, time.monotonic() + APP_TIME_LIMIT, None)  # type: ignore[arg-type]
+            state = state_of(run)
             values = ({cell: min(1.0, max(0.0, float(var.varValue or 0.0))) for cell, var in model.x.items()}
-                      if state_of(run) in ("optimal", "feasible") else {})
-            return state_of(run), values, time.perf_counter() - start
+                      if state in ("optimal", "feasible") else {})
+            return state, values, time.perf_counter() - start
 
         def done(answer: tuple[str, dict[Cell, float], float]) -> None:
             state, values, seconds = answer

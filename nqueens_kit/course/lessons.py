@@ -291,8 +291,9 @@ def line_load(problem: Problem | int, formulation: str | Formulation, line: str 
     model.prob.sense = pulp.LpMaximize
     model.prob.setObjective(pulp.lpSum(model.x[cell] for cell in cells))
     run = _run(model, get_solver("ilp", solver).require(), None, None)  # type: ignore[arg-type]
-    if state_of(run) not in ("optimal", "feasible"):
-        raise AssertionError(f"the relaxation of {name} did not solve ({state_of(run)})")
+    state = state_of(run)
+    if state not in ("optimal", "feasible"):
+        raise AssertionError(f"the relaxation of {name} did not solve ({state})")
     return round(sum(float(model.x[cell].varValue or 0.0) for cell in cells), 6)
 
 

@@ -132,10 +132,11 @@ def branch_and_bound(problem: Problem | int, formulation: str = "lines", solver:
         iterations, seconds = run.stats.get("iterations"), run.stats.get("solver_seconds")
         node.iterations = iterations if isinstance(iterations, int) else None
         node.lp_seconds = float(seconds) if isinstance(seconds, (int, float)) and seconds else run.seconds
-        if state_of(run) not in ("optimal", "feasible"):
-            node.status = "infeasible" if state_of(run) == "infeasible" else "open"
-            if state_of(run) != "infeasible":
-                tree.status, tree.note = Status.TIMEOUT, f"the LP solver stopped ({state_of(run)})"
+        state = state_of(run)
+        if state not in ("optimal", "feasible"):
+            node.status = "infeasible" if state == "infeasible" else "open"
+            if state != "infeasible":
+                tree.status, tree.note = Status.TIMEOUT, f"the LP solver stopped ({state})"
                 break
             continue
         node.values = {cell: min(1.0, max(0.0, float(var.varValue or 0.0))) for cell, var in model.x.items()}

@@ -27,7 +27,7 @@ from ..solvers.base import CLAUSES, Capabilities, PackageSolver, Solver
 from ..solvers.browser import for_browser
 from .base import Choice, Method
 from .sat.cnf import build_cnf, cnf_size
-from .sat.encodings import ENCODINGS, Encoding, get_encoding
+from .sat.encodings import ENCODINGS, Encoding
 from .sat.method import SatMethod
 
 INSTALL_HINT = "pip install pyganak (or nqueens-kit[count]); it has wheels for Linux and macOS"
@@ -70,8 +70,7 @@ class ModelCountMethod(Method):
     def variants(self) -> Mapping[str, Encoding]:
         return ENCODINGS
 
-    def variant_kind(self, variant: str) -> str:
-        return get_encoding(variant).kind
+    variant_kind = SatMethod.variant_kind  # the kind each encoding says it is
 
     def solvers(self) -> Mapping[str, Solver]:
         return for_browser({"ganak": GANAK}, list)  # in a browser: listed, saying why it cannot run

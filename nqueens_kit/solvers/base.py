@@ -204,8 +204,6 @@ class Outcome:
     build_seconds: float = 0.0
     memory: str = ""  # when it stopped at a memory limit: what the limit was
 
-
-
     def __post_init__(self) -> None:
         self.status: Answer = Answer(self.status)
 

@@ -67,7 +67,6 @@ class BuiltModel:
     callback: both have ``value``)."""
 
     problem: Problem
-    described: CpModel
     model: Native
     columns: list[LinearExprT]  # per row, an expression whose value is the queen's column
     variables: int
@@ -139,7 +138,7 @@ def build_model(described: CpModel, order: int | None = None) -> BuiltModel:
     for add, args in shuffled(constraints):
         add(*args)
     proto = model.proto
-    return BuiltModel(problem, described, model, columns, len(proto.variables), len(proto.constraints),
+    return BuiltModel(problem, model, columns, len(proto.variables), len(proto.constraints),
                       time.perf_counter() - start)
 
 

@@ -35,14 +35,14 @@ class PySat(PackageSolver, SatSolver):
 
     def __init__(self, name: str, backend: str, description: str, *, marker: str, proofs: bool = False,
                  time_limit: bool = False, incremental: bool = False, statistics: tuple[str, ...] = (),
-                 assumptions: bool = False, advice: str = "", cardinality: bool = False,
-                 verbs: frozenset[str] = frozenset(), features: frozenset[str] = frozenset(),
-                 variants: frozenset[str] = frozenset()) -> None:
-        """An entry claims what its arguments say and nothing more: every capability defaults to absent."""
+                 assumptions: bool = False, advice: str = "", verbs: frozenset[str] = frozenset(),
+                 features: frozenset[str] = frozenset(), variants: frozenset[str] = frozenset()) -> None:
+        """An entry claims what its arguments say and nothing more: every capability defaults to absent; it takes
+        cardinality constraints when its ``variants`` name that kind of encoding."""
         self.name, self.backend, self.description, self.marker, self.advice = name, backend, description, marker, advice
         self.capabilities = Capabilities(in_process=True, time_limit=time_limit, incremental=incremental,
                                          proofs=proofs, statistics=statistics, assumptions=assumptions,
-                                         cardinality=cardinality)
+                                         cardinality="cardinality" in variants)
         self.verbs, self.features, self.variants = verbs, features, variants
 
     @property
