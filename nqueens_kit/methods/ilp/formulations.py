@@ -7,7 +7,8 @@ solver settings it runs with.  :data:`FORMULATIONS` is the registry (the first i
 Solver settings are a named, recorded choice (:data:`SETTINGS`): ``tuned`` (the default) switches off
 CBC's feasibility pump, preprocessing and cut generation, because on these models the first integer
 point comes from the pump, whose cost jumps erratically with n, the CBC build and the column order;
-``default`` runs every solver with its own defaults.  HiGHS runs with its defaults either way.  Whatever
+``default`` runs CBC with its own defaults.  HiGHS and SCIP run their defaults under ``tuned`` and refuse
+``default``, a second name for the same run.  Whatever
 was used is returned in ``SolveResult.options`` and written to ``--json`` and the bench sidecar.
 
 >>> FORMULATIONS["lines"].maximise, FORMULATIONS["max-queens"].maximise
@@ -39,7 +40,7 @@ if TYPE_CHECKING:  # PuLP has no type information: these names say what the obje
 SETTINGS: dict[str, str] = {
     "tuned": "CBC with feasibility pump, preprocessing and cuts off (which of the two CBC settings is faster "
              "depends on n, the instance and the CBC build: chapter 5's sweep measures it); HiGHS and SCIP defaults",
-    "default": "every solver with its own default settings",
+    "default": "CBC with its own default settings (HiGHS and SCIP run theirs under tuned)",
 }
 DEFAULT_SETTINGS = "tuned"
 
