@@ -141,6 +141,11 @@ def _stop_one(args: list[str], anchor: str, delay: float, tmp: Path, cache: Path
         assert code is not None, f"{args}: still running 30 s after Ctrl-C ({anchor} + {delay:.2f} s)"
         err = "".join(run.err)
         where = f"{' '.join(args)}: Ctrl-C at {anchor} + {delay:.2f} s"
+        if code == 0 and "answered" in run.stages:
+            # the command had its answer when the signal came (it was ending): it ends with its own status, its
+            # answer whole and nothing more said
+            assert run.out and not err.strip(), (where, run.out[-200:], err)
+            return "finished", None
         # a long count or search says so before it starts, in a line of its own (which Ctrl-C may cut before
         # its newline, since print writes the two apart): the interrupt's line ends what is said
         lines = err.splitlines()
@@ -411,3 +416,20 @@ def test_a_deadline_the_command_does_not_heed_still_ends_it(tmp_path):
     assert lines == ["nqueens-kit: no answer within the time limit of 1 s"], err
     assert json.loads(out)["status"] == "timeout"
     _nothing_left(marker, folder=tmp_path)
+
+
+def test_ctrl_c_after_the_answer_keeps_it(tmp_path):
+    """A stop signal that comes once the command has its answer (its ``answered`` stage line) ends it with its own
+    status: the answer whole, nothing else said."""
+    for number in range(5):
+        tmp = tmp_path / f"try-{number}"
+        tmp.mkdir()
+        run = Run(["solve", "8", "--method", "ilp"], tmp)  # the whole command (solve 8 alone has a quick answer)
+        try:
+            assert run.wait_for("answered"), run.err
+            if run.proc.poll() is None:
+                run.proc.send_signal(signal.SIGINT)
+            code = run.finish(30)
+            assert (code, "".join(run.err)) == (0, "") and "solved, verified" in run.out, (code, run.err, run.out)
+        finally:
+            run.kill()

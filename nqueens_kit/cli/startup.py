@@ -48,6 +48,8 @@ def end(code: int) -> NoReturn:
     if _watchdog:
         _watchdog[0].ending = code
     stopped = code >= 128  # by a signal (the watchdog's own end never comes here)
+    if not stopped:
+        _keep_the_answer()
     if stopped:  # a child a library started and left running goes too
         import gc
 
@@ -68,6 +70,28 @@ def end(code: int) -> NoReturn:
         except (OSError, ValueError, AttributeError):  # closed, or gone: nothing more can be said on it
             pass
     os._exit(code)
+
+
+def _keep_the_answer() -> None:
+    """The command has its answer and is exiting: a stop signal from now on raises nothing in the main thread
+    (which would end it with a traceback); it tells the watchdog, which ends the command with its own status
+    should the exit hang.  With ``NQUEENS_KIT_READY=1``, the stage line ``answered`` says so."""
+    import signal
+
+    def keep(signum: int, frame: types.FrameType | None) -> None:
+        if _watchdog:
+            _watchdog[0].signalled(signum)
+
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None:
+            try:
+                signal.signal(sig, keep)
+            except (ValueError, OSError):  # not the main thread
+                pass
+    limits = sys.modules.get("nqueens_kit.runtime.limits")
+    if limits is not None:
+        limits.stage("answered")
 
 
 def silence_stdout() -> None:
