@@ -467,18 +467,30 @@ def test_signal_during_a_dask_sweep_shuts_down_cleanly(tmp_path, sig, program):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.csv", "r.csv.meta.json"]
 
 
-def test_a_stop_signal_during_the_fork_is_not_lost(tmp_path):
+@pytest.mark.parametrize("watchdog", [False, True], ids=["alone", "with-watchdog"])
+def test_a_stop_signal_during_the_fork_is_not_lost(tmp_path, watchdog):
     """A signal whose handler raises while ``os.fork`` runs the standard library's at-fork callbacks would be
     printed as "ignored" and lost, leaving the command waiting for its child; the kit holds the stop signals
-    back while it forks, so the handler raises after the fork, and the child is stopped."""
+    back while it forks, so the handler raises after the fork, and the child is stopped.  The hold holds with
+    the command's watchdog thread running too (a signal the watchdog's thread took would run the handler in
+    the main thread at once, hold or not)."""
     script = textwrap.dedent("""
         import os, signal, sys, time
         from nqueens_kit.runtime import isolate
+        from nqueens_kit.cli import startup
+
+        if sys.argv[1] == "True":
+            startup.watch()
 
         class Stop(Exception):
             pass
 
+        where = []
+
         def handler(signum, frame):
+            while frame is not None and frame.f_code.co_filename != isolate.__file__:  # (signal.py's wrapper)
+                frame = frame.f_back
+            where.append(frame.f_code.co_name if frame is not None else "elsewhere")
             raise Stop()
 
         signal.signal(signal.SIGTERM, handler)
@@ -488,22 +500,90 @@ def test_a_stop_signal_during_the_fork_is_not_lost(tmp_path):
             if not sent:
                 sent.append(True)
                 os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(0.05)  # the callbacks take a while (a thread that took the signal has run its handler)
 
         os.register_at_fork(after_in_parent=during_fork)
         start = time.monotonic()
         try:
             isolate.run_in_child(time.sleep, (60,))
         except Stop:
-            print("stopped", round(time.monotonic() - start))
+            print("stopped", round(time.monotonic() - start), *where)
         else:
             print("not stopped")
     """)
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
-                          env=dict(os.environ, TMPDIR=str(tmp_path)))
+    proc = subprocess.run([sys.executable, "-c", script, str(watchdog)], capture_output=True, text=True,
+                          timeout=120, env=dict(os.environ, TMPDIR=str(tmp_path)))
     assert proc.stdout.split()[:1] == ["stopped"], (proc.stdout, proc.stderr)
     assert int(proc.stdout.split()[1]) < 30  # long before the child's 60 s sleep would have ended
+    # where the signals are let go, the child known: not in the fork's callbacks, nor before the child is known
+    assert proc.stdout.split()[2:] == ["_release_stop_signals"], proc.stdout
     assert "ignored" not in proc.stderr
     assert list(tmp_path.iterdir()) == []  # the child's scratch folder went with it
+
+
+STOP_AT_EVERY_LINE = textwrap.dedent("""
+    import os, signal, sys
+    from nqueens_kit.runtime import isolate
+    from nqueens_kit.cli import startup
+
+    me, folder = os.getpid(), sys.argv[1]
+    ISOLATE = isolate.__file__
+
+    def stop_at(k):
+        \"\"\"A trace that raises KeyboardInterrupt at the k-th line this process runs in isolate.py, as Ctrl-C
+        would there: not while the stop signals are held back (it is raised where they are let go).\"\"\"
+        seen = [0]
+
+        def trace(frame, event, arg):
+            if os.getpid() != me:
+                return None
+            if frame.f_code.co_filename != ISOLATE:
+                return trace
+            if event == "line":
+                seen[0] += 1
+                held = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+                if seen[0] >= k and not held:
+                    sys.settrace(None)
+                    raise KeyboardInterrupt
+            return trace
+        return trace
+
+    stopped = 0
+    for k in range(1, 2000):
+        sys.settrace(stop_at(k))
+        try:
+            isolate.run_in_child(abs, (-1,), fresh=sys.argv[2] == "fresh")
+        except KeyboardInterrupt:
+            stopped += 1
+            startup.leave_nothing()  # what the command does as it ends stopped
+        else:
+            break
+        finally:
+            sys.settrace(None)
+        while True:  # the killed children reaped, as the process's end would
+            try:
+                if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                    break
+            except ChildProcessError:
+                break
+        left = os.listdir(folder)
+        if left:
+            sys.exit(f"stopped at line {k}: left {left}")
+    print("stopped", stopped, "then finished", k)
+""")
+
+
+@pytest.mark.parametrize("start", ["fork", "fresh"])
+def test_a_stop_at_any_line_of_a_job_leaves_nothing(tmp_path, start):
+    """Ctrl-C raises wherever the main thread is: a job (forked, or a fresh interpreter) stopped at each line in
+    turn of the code that starts, waits for and ends it (once the command has ended as a stopped command does)
+    leaves no folder behind."""
+    proc = subprocess.run([sys.executable, "-c", STOP_AT_EVERY_LINE, str(tmp_path), start], capture_output=True,
+                          text=True, timeout=600, env=dict(os.environ, TMPDIR=str(tmp_path)))
+    words = proc.stdout.split()
+    assert words[:1] == ["stopped"] and "finished" in words, (proc.stdout, proc.stderr)
+    assert int(words[1]) >= 20, proc.stdout  # the job's code has at least this many lines to stop at
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_widget_solve_forks_from_its_thread(child_starts):

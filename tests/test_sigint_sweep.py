@@ -124,40 +124,49 @@ class Run:
 
 def _stop_one(args: list[str], anchor: str, delay: float, tmp: Path, cache: Path | None) -> tuple[str, float | None]:
     """Ctrl-C ``delay`` seconds after the stage line ``anchor``: ("stopped", seconds to the exit), or
-    ("finished", None) when the command ended before the signal."""
+    ("finished", None) when the command ended before the signal.  Either way no process and nothing in the
+    temporary folder is left."""
     run = Run(args, tmp, cache)
     try:
-        if not run.wait_for(anchor):
-            run.finish(30)
-            return "finished", None
-        time.sleep(delay)
-        if run.proc.poll() is not None:
-            run.finish(30)
-            return "finished", None
-        sent = time.monotonic()
-        run.proc.send_signal(signal.SIGINT)
-        code = run.finish(30)
-        took = time.monotonic() - sent
-        assert code is not None, f"{args}: still running 30 s after Ctrl-C ({anchor} + {delay:.2f} s)"
-        err = "".join(run.err)
-        where = f"{' '.join(args)}: Ctrl-C at {anchor} + {delay:.2f} s"
-        if code == 0 and "answered" in run.stages:
-            # the command had its answer when the signal came (it was ending): it ends with its own status, its
-            # answer whole and nothing more said
-            assert run.out and not err.strip(), (where, run.out[-200:], err)
-            return "finished", None
-        # a long count or search says so before it starts, in a line of its own (which Ctrl-C may cut before
-        # its newline, since print writes the two apart): the interrupt's line ends what is said
-        lines = err.splitlines()
-        assert code == 130 and lines and lines[-1].endswith(INTERRUPTED) and err.count(INTERRUPTED) == 1, \
-            (where, code, err)
-        assert all(line.startswith("nqueens-kit: ") for line in lines) and "Traceback" not in err, (where, err)
-        assert took <= STOP_WITHIN, f"{where}: stopped after {took:.2f} s"
-        return "stopped", took
+        outcome = _signal_and_judge(run, args, anchor, delay)
     finally:
         run.kill()
         _nothing_left(folder=tmp, timeout=10)
-        assert [p.name for p in tmp.iterdir()] == [], f"left in the temporary folder: {list(tmp.iterdir())}"
+    left = sorted(str(p.relative_to(tmp)) for p in tmp.rglob("*"))
+    assert left == [], (f"{' '.join(args)}: Ctrl-C at {anchor} + {delay:.2f} s ({outcome[0]}, stages "
+                        f"{sorted(run.stages, key=run.stages.__getitem__)}): left in the temporary folder: {left}; "
+                        f"said {''.join(run.err)!r}")
+    return outcome
+
+
+def _signal_and_judge(run: Run, args: list[str], anchor: str, delay: float) -> tuple[str, float | None]:
+    if not run.wait_for(anchor):
+        run.finish(30)
+        return "finished", None
+    time.sleep(delay)
+    if run.proc.poll() is not None:
+        run.finish(30)
+        return "finished", None
+    sent = time.monotonic()
+    run.proc.send_signal(signal.SIGINT)
+    code = run.finish(30)
+    took = time.monotonic() - sent
+    assert code is not None, f"{args}: still running 30 s after Ctrl-C ({anchor} + {delay:.2f} s)"
+    err = "".join(run.err)
+    where = f"{' '.join(args)}: Ctrl-C at {anchor} + {delay:.2f} s"
+    if code == 0 and "answered" in run.stages:
+        # the command had its answer when the signal came (it was ending): it ends with its own status, its
+        # answer whole and nothing more said
+        assert run.out and not err.strip(), (where, run.out[-200:], err)
+        return "finished", None
+    # a long count or search says so before it starts, in a line of its own (which Ctrl-C may cut before
+    # its newline, since print writes the two apart): the interrupt's line ends what is said
+    lines = err.splitlines()
+    assert code == 130 and lines and lines[-1].endswith(INTERRUPTED) and err.count(INTERRUPTED) == 1, \
+        (where, code, err)
+    assert all(line.startswith("nqueens-kit: ") for line in lines) and "Traceback" not in err, (where, err)
+    assert took <= STOP_WITHIN, f"{where}: stopped after {took:.2f} s"
+    return "stopped", took
 
 
 def _sweep(tmp_path: Path, tries: int, seed: int) -> None:

@@ -22,7 +22,7 @@ import types
 
 TYPE_CHECKING = False  # typing is not imported at run time (mypy reads this as True)
 if TYPE_CHECKING:
-    from typing import NoReturn
+    from typing import Callable, NoReturn
 
 _INTERRUPTED = b"nqueens-kit: interrupted\n"
 
@@ -54,7 +54,7 @@ def end(code: int) -> NoReturn:
         import gc
 
         gc.disable()  # (no finaliser of a library's objects runs under a thread of it still at work)
-        _kill_children()
+        leave_nothing()
     threading = sys.modules.get("threading")
     if not stopped and threading is not None and any(
             thread.is_alive() and not thread.daemon and thread is not threading.main_thread()
@@ -92,6 +92,26 @@ def _keep_the_answer() -> None:
     limits = sys.modules.get("nqueens_kit.runtime.limits")
     if limits is not None:
         limits.stage("answered")
+
+
+def leave_nothing() -> None:
+    """What a stopped command does as it ends: :func:`_clean_up`, then kill any other child (one a library
+    started and did not stop)."""
+    _clean_up()
+    _kill_children()
+
+
+def _clean_up() -> None:
+    """Stop every job still running and remove the jobs' folders and the drafts: what a stopped command leaves
+    nothing of, even where the stop came between a folder's making and the code that removes it."""
+    for module, name in (("nqueens_kit.runtime.isolate", "stop_everything"),
+                         ("nqueens_kit.runtime.files", "remove_drafts")):
+        clean_up = getattr(sys.modules.get(module), name, None)
+        try:
+            if clean_up is not None:
+                clean_up()
+        except Exception:  # noqa: BLE001  (ending regardless: what is left is killed after)
+            pass
 
 
 def silence_stdout() -> None:
@@ -154,7 +174,7 @@ class Watchdog:
         self.again = False  # the handler now called raises a stop again (redeliver)
         self.again_at: tuple[int, float] | None = None  # the signal to send the main thread again, and when
         self.read_fd, self.write_fd = os.pipe()
-        _thread.start_new_thread(self._watch, ())
+        _start_thread_without_stop_signals(self._watch)
 
     # ------------------------------------------------------------------------ from the main thread
 
@@ -298,14 +318,7 @@ class Watchdog:
             _thread.start_new_thread(self._finish, (code, line, json_line, LAST_RESORT_SECONDS))
         except RuntimeError:
             pass
-        for module, name in (("nqueens_kit.runtime.isolate", "stop_everything"),
-                             ("nqueens_kit.runtime.files", "remove_drafts")):
-            clean_up = getattr(sys.modules.get(module), name, None)
-            try:
-                if clean_up is not None:
-                    clean_up()
-            except Exception:  # noqa: BLE001  (ending regardless: what is left is killed below)
-                pass
+        _clean_up()
         self._finish(code, line, json_line, 0.0)
 
     def _finish(self, code: int, line: str, json_line: str | None, after: float) -> None:
@@ -320,6 +333,28 @@ class Watchdog:
             if self.as_json and json_line is not None:
                 _write(1, json_line + "\n")
         os._exit(code)
+
+
+def _start_thread_without_stop_signals(fn: Callable[[], object]) -> None:
+    """Start a thread running ``fn`` (the watchdog's) that never takes the stop signals or SIGALRM.
+
+    A process-wide signal goes to a thread that does not block it, and Python then runs its handler in the
+    main thread at once, whatever that thread blocks: the main thread's hold on the stop signals while it forks
+    (:func:`nqueens_kit.runtime.isolate._hold_stop_signals`) holds only if no thread of the kit's takes them.
+    The new thread is born with them blocked (a thread starts with its creator's mask), so there is no moment
+    at which it could."""
+    import signal
+
+    try:
+        held = signal.pthread_sigmask(signal.SIG_BLOCK,
+                                      {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM})
+    except (AttributeError, OSError, ValueError):  # no per-thread masks here
+        held = None
+    try:
+        _thread.start_new_thread(fn, ())
+    finally:  # a stop signal that came meanwhile is raised here
+        if held is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _quiet_while_stopping() -> None:

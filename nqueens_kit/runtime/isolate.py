@@ -132,8 +132,7 @@ def run_in_child(fn: Callable[..., object], args: tuple[object, ...] = (), *, ti
     # the job ends by the command's deadline too (limits.deadline: the command line's --time-limit counts from
     # the command's start); with clock_from_ready its own limit counts from a time not known yet
     job_deadline = limits.until_deadline(None if clock_from_ready else time_limit, time.monotonic())
-    scratch = _scratch_folder()
-    _scratch_folders.add(scratch)
+    scratch = _scratch_folder()  # (in _scratch_folders: stop_everything removes it, whenever a stop comes)
     process: _Child | None = None
     try:
         held = None if fresh else _hold_stop_signals()
@@ -204,7 +203,9 @@ def _scratch_folder() -> str:
     """A new private folder (mode 0700) for a job, ``nqueens-kit-XXXXXXXXXXXX``, in the temporary folder
     :func:`tempfile.mkdtemp` would use: the one :mod:`tempfile` already settled on, else the first of
     ``$TMPDIR``, ``$TEMP``, ``$TMP``, ``/tmp``, ``/var/tmp``, ``/usr/tmp`` it can be made in (else
-    :func:`tempfile.mkdtemp` itself, which also tries the current folder)."""
+    :func:`tempfile.mkdtemp` itself, which also tries the current folder).  Its name is in
+    :data:`_scratch_folders` before the folder is made, so that :func:`stop_everything` (which a stopped
+    command runs as it ends) removes it whenever the stop comes."""
     loaded = sys.modules.get("tempfile")
     given = getattr(loaded, "tempdir", None) if loaded is not None else None
     if given:
@@ -216,16 +217,21 @@ def _scratch_folder() -> str:
     for base in bases:
         for _ in range(100):
             path = os.path.join(os.path.abspath(base), f"nqueens-kit-{os.urandom(6).hex()}")
+            _scratch_folders.add(path)  # known before it is made: a stop from here on removes it
             try:
                 os.mkdir(path, 0o700)
                 return path
             except FileExistsError:
+                _scratch_folders.discard(path)
                 continue
             except OSError:
+                _scratch_folders.discard(path)
                 break  # not there, or not writable: the next one
     import tempfile
 
-    return tempfile.mkdtemp(prefix="nqueens-kit-")
+    path = tempfile.mkdtemp(prefix="nqueens-kit-")
+    _scratch_folders.add(path)
+    return path
 
 
 #: The signals that stop the command (cli.main raises on each; SIGINT is Ctrl-C).
