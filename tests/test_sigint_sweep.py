@@ -427,6 +427,68 @@ def test_a_deadline_the_command_does_not_heed_still_ends_it(tmp_path):
     _nothing_left(marker, folder=tmp_path)
 
 
+IN_AN_IMPORT = textwrap.dedent("""
+    import os, signal, sys, time
+    from nqueens_kit.methods import verbs
+
+    sys.path.insert(0, sys.argv[1])
+
+    def importing(*args, **kwargs):  # the command imports a module whose code takes a while: Ctrl-C comes then
+        import slow_to_import
+        print("imported whole:", slow_to_import.WHOLE, flush=True)
+        while True:
+            time.sleep(0.01)
+
+    verbs.prepare = importing
+    sys.argv = ["nqueens-kit", "solve", "8", "--method", "backtrack"]
+    from nqueens_kit.cli import run
+    run()
+""")
+SLOW_TO_IMPORT = textwrap.dedent("""
+    import os, signal, time
+    WHOLE = False
+    os.kill(os.getpid(), signal.SIGINT)
+    ends = time.monotonic() + 0.2
+    while time.monotonic() < ends:  # Python at work, where a signal's handler runs
+        pass
+    WHOLE = True
+""")
+
+
+def test_ctrl_c_in_an_import_is_raised_once_the_import_is_done(tmp_path):
+    """A stop is not raised inside an import (a C extension's module code, numba's, prints the traceback and
+    goes on with a module half made): the module is imported whole, then the command stops as usual."""
+    (tmp_path / "slow_to_import.py").write_text(SLOW_TO_IMPORT)
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", IN_AN_IMPORT, str(tmp_path)], capture_output=True, text=True,
+                          timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "imported whole: True\n", INTERRUPTED + "\n")
+    print(f"ended {time.monotonic() - start:.2f} s after its start (this machine's)")
+
+
+@pytest.mark.skipif(not jit_available(), reason="numba is not installed (or NQUEENS_KIT_NO_JIT)")
+def test_no_stop_is_raised_while_numba_compiles():
+    """Where a stop is not raised: in numba's compiler (its lock held by this thread), in an import, in a
+    finaliser; everywhere else it is."""
+    from numba.core.compiler_lock import global_compiler_lock
+
+    from nqueens_kit.cli.main import _not_here  # type: ignore[attr-defined]
+
+    here = sys._getframe()
+    assert not _not_here(here)
+    with global_compiler_lock:
+        assert _not_here(here)
+    assert not _not_here(here)
+
+    class Finalised:
+        def __del__(self):
+            seen.append(_not_here(sys._getframe()))
+
+    seen: list[bool] = []
+    Finalised()
+    assert seen == [True]
+
+
 def test_ctrl_c_after_the_answer_keeps_it(tmp_path):
     """A stop signal that comes once the command has its answer (its ``answered`` stage line) ends it with its own
     status: the answer whole, nothing else said."""

@@ -103,13 +103,27 @@ def _wants_json(argv: Sequence[str]) -> bool:
     return "--json" in argv
 
 
-def _in_finaliser(frame: FrameType | None) -> bool:
-    """Whether ``frame`` runs inside a ``__del__``, where an exception is printed as "ignored" and lost."""
+def _not_here(frame: FrameType | None) -> bool:
+    """Whether a stop must not be raised at ``frame`` now, but a moment later (see :meth:`Watchdog.redeliver`):
+
+    - inside a ``__del__``, where an exception is printed as "ignored" and lost (llvmlite's finalisers);
+    - inside an import, where a C extension's module code may print the exception and go on with a module
+      half made (numba's prints a traceback) or crash;
+    - while numba compiles or loads a kernel from its cache (its compiler's lock held by this thread), which an
+      exception can leave in a state that crashes the process as it ends.
+
+    Every import and compilation ends, and the stop is raised then; one that lasts longer than the watchdog's
+    :data:`~.startup.STOP_SECONDS` ends the command all the same."""
     while frame is not None:
-        if frame.f_code.co_name == "__del__":
+        code = frame.f_code
+        if code.co_name == "__del__" or code.co_filename.startswith("<frozen importlib"):
             return True
         frame = frame.f_back
-    return False
+    lock = getattr(sys.modules.get("numba.core.compiler_lock"), "global_compiler_lock", None)
+    try:
+        return lock is not None and bool(lock.is_locked())
+    except Exception:  # noqa: BLE001  (another numba: the finaliser and import rules still hold)
+        return False
 
 
 def _raise_interrupted(signum: int, frame: FrameType | None) -> None:
@@ -117,7 +131,7 @@ def _raise_interrupted(signum: int, frame: FrameType | None) -> None:
     if guard is not None:
         if not guard.signalled(signum) and not guard.redelivered():
             return  # a second stop signal while the first is handled: the watchdog ends the command if need be
-        if _in_finaliser(frame):  # raised here it would be lost (llvmlite's finalisers while numba compiles)
+        if _not_here(frame):  # raised here it would be lost, or leave a library half made
             guard.redeliver(signum)
             return
     name = {signal.SIGTERM: "terminated", getattr(signal, "SIGHUP", -1): "hung up"}.get(signum, "interrupted")
@@ -143,7 +157,7 @@ def _raise_deadline(signum: int, frame: FrameType | None) -> None:
     guard = watchdog()
     if guard is not None and guard.deadline_passed():
         guard.redelivered()
-        if _in_finaliser(frame):
+        if _not_here(frame):
             guard.redeliver(signum)
             return
         raise DeadlinePassed(guard.timeout_text())

@@ -22,7 +22,8 @@ import types
 
 TYPE_CHECKING = False  # typing is not imported at run time (mypy reads this as True)
 if TYPE_CHECKING:
-    from typing import Callable, NoReturn
+    from collections.abc import Callable
+    from typing import NoReturn
 
 _INTERRUPTED = b"nqueens-kit: interrupted\n"
 
