@@ -32,6 +32,7 @@ itself stopped without one: ``s UNKNOWN``), 4 a count not certified (its end res
 
 from __future__ import annotations
 
+import _imp
 import argparse
 import importlib
 import os
@@ -107,23 +108,29 @@ def _not_here(frame: FrameType | None) -> bool:
     """Whether a stop must not be raised at ``frame`` now, but a moment later (see :meth:`Watchdog.redeliver`):
 
     - inside a ``__del__``, where an exception is printed as "ignored" and lost (llvmlite's finalisers);
-    - inside an import, where a C extension's module code may print the exception and go on with a module
-      half made (numba's prints a traceback) or crash;
+    - inside a C extension's module code (an import it makes as it loads), which may print the exception and
+      go on with a module half made (numba's prints a traceback) or crash;
     - while numba compiles or loads a kernel from its cache (its compiler's lock held by this thread), which an
       exception can leave in a state that crashes the process as it ends.
 
-    Every import and compilation ends, and the stop is raised then; one that lasts longer than the watchdog's
+    Each ends, and the stop is raised then; one that lasts longer than the watchdog's
     :data:`~.startup.STOP_SECONDS` ends the command all the same."""
     while frame is not None:
         code = frame.f_code
-        if code.co_name == "__del__" or code.co_filename.startswith("<frozen importlib"):
+        if code.co_name == "__del__" or (code.co_name == "_call_with_frames_removed"
+                                         and frame.f_locals.get("f") in _EXTENSION_CODE):
             return True
         frame = frame.f_back
     lock = getattr(sys.modules.get("numba.core.compiler_lock"), "global_compiler_lock", None)
     try:
         return lock is not None and bool(lock.is_locked())
-    except Exception:  # noqa: BLE001  (another numba: the finaliser and import rules still hold)
+    except Exception:  # noqa: BLE001  (another numba: the other rules still hold)
         return False
+
+
+#: What runs a C extension's module code as Python loads it (called by importlib's
+#: ``_call_with_frames_removed``).
+_EXTENSION_CODE = (_imp.create_dynamic, _imp.exec_dynamic)
 
 
 def _raise_interrupted(signum: int, frame: FrameType | None) -> None:
