@@ -261,33 +261,37 @@ def reorder(method: Method, name: str) -> Findings:
 # ---------------------------------------------------------------------------------------------- settings
 
 
-def _threads_during(call: Callable[[], Any]) -> tuple[int, Any]:
-    """``(threads, value)``: the most threads this process and every process below it ran at once during
-    ``call()`` beyond those it had before, and what ``call`` returned (Linux; psutil)."""
+def _threads_during(call: Callable[[], Any]) -> tuple[int | None, Any]:
+    """``(threads, value)``: the most threads the processes below this one ran at once during ``call()`` (which
+    runs its work in a child), and what ``call`` returned (Linux; psutil).  This process's own threads are not
+    counted: one of its threads that ends meanwhile (a pool's, a finished sampler's) would hide one of the
+    child's.  ``threads`` is None when no sample saw a process below this one (on a loaded machine the
+    sampler may not run while the child lives): nothing was measured, which is not zero threads."""
     import psutil
 
     me = psutil.Process()
     stop = threading.Event()
-    peak = [0]
+    peak: list[int | None] = [None]
 
     def sample() -> None:
         while not stop.is_set():
             try:
-                total = me.num_threads() + sum(p.num_threads() for p in me.children(recursive=True))
+                below = me.children(recursive=True)
+                total = sum(p.num_threads() for p in below)
             except psutil.Error:
                 continue
-            peak[0] = max(peak[0], total)
+            if below:
+                peak[0] = max(peak[0] or 0, total)
             stop.wait(0.002)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
-    before = me.num_threads()
     try:
         value = call()
     finally:
         stop.set()
         sampler.join()
-    return peak[0] - before, value
+    return peak[0], value
 
 
 def _engine_options(engine: Any) -> object:
@@ -373,8 +377,9 @@ def settings(method: Method, name: str, watched: float = WATCHED, margin: float 
             recorded, used, problems = _settings_run(method, name, setting, watched, margin)
             runs[setting] = (recorded, used)
             wrong += problems
+        unmeasured = method.name == "cp" and any(used is None for _, used in runs.values())
         fewer = _fewer_threads(name, taken, runs) if method.name == "cp" else []
-        if not fewer or attempt == RETRIES:
+        if not (fewer or unmeasured) or attempt == RETRIES:
             break
         watched *= 2  # a loaded machine may start the search late: watch it longer
     found += wrong + fewer
@@ -396,6 +401,10 @@ def _fewer_threads(name: str, taken: list[str], runs: dict[str, tuple[object, ob
     for a, b in combinations(taken, 2):
         more = workers(b) - workers(a)
         threads_a, threads_b = runs[a][1], runs[b][1]
+        if threads_a is None or threads_b is None:  # not seen in any try (a machine too loaded to watch it)
+            found.append(f"{name}: the threads of its search under --settings {a} and {b} could not be watched "
+                         f"in {RETRIES + 1} tries")
+            continue
         assert isinstance(threads_a, int) and isinstance(threads_b, int)
         if more > 0 and threads_b < threads_a + more:
             found.append(f"{name}: --settings {b} should run {more} more search thread(s) than {a}, but ran "
