@@ -46,7 +46,7 @@ from typing import NoReturn
 from .. import __version__
 from ..errors import ExtraNeeded, InputError, KitBug, NQueensError, SolverError
 from .common import EXIT_BUG, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, EXIT_TIMEOUT, PROG, Parser, print_json
-from .startup import DeadlinePassed, end, process_started, silence_stdout, startup_interrupt, watch, watchdog
+from .startup import DeadlinePassed, end, handle, process_started, silence_stdout, startup_interrupt, watch, watchdog
 
 #: The modules of the subcommands (under :mod:`nqueens_kit.cli`) and their commands, in the order ``--help``
 #: lists them; each module has ``COMMANDS``, name -> (help, the function that adds its options).  A command
@@ -230,13 +230,7 @@ class _Deadline:
 
 def _install_signal_handlers() -> None:
     """SIGTERM and SIGHUP stop the command the way Ctrl-C does, so children and temporary files go too."""
-    for name in ("SIGTERM", "SIGHUP"):
-        sig = getattr(signal, name, None)
-        if sig is not None:
-            try:
-                signal.signal(sig, _raise_interrupted)
-            except (ValueError, OSError):  # not the main thread
-                pass
+    handle(("SIGTERM", "SIGHUP"), _raise_interrupted)
 
 
 def _fail(message: str, argv: Sequence[str], code: int = EXIT_INPUT) -> int:

@@ -77,22 +77,33 @@ def _keep_the_answer() -> None:
     """The command has its answer and is exiting: a stop signal from now on raises nothing in the main thread
     (which would end it with a traceback); it tells the watchdog, which ends the command with its own status
     should the exit hang.  With ``NQUEENS_KIT_READY=1``, the stage line ``answered`` says so."""
-    import signal
 
     def keep(signum: int, frame: types.FrameType | None) -> None:
         if _watchdog:
             _watchdog[0].signalled(signum)
 
-    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
-        sig = getattr(signal, name, None)
-        if sig is not None:
-            try:
-                signal.signal(sig, keep)
-            except (ValueError, OSError):  # not the main thread
-                pass
+    handle(STOP_SIGNALS, keep)
     limits = sys.modules.get("nqueens_kit.runtime.limits")
     if limits is not None:
         limits.stage("answered")
+
+
+#: The signals that stop the command: Ctrl-C, SIGTERM, SIGHUP.
+STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+
+
+def handle(names: tuple[str, ...], handler: Callable[[int, types.FrameType | None], object]) -> None:
+    """Install ``handler`` for each signal of ``names`` this platform has (nothing where this is not the main
+    thread, which alone may install one)."""
+    import signal
+
+    for name in names:
+        sig = getattr(signal, name, None)
+        if sig is not None:
+            try:
+                signal.signal(sig, handler)
+            except (ValueError, OSError):  # not the main thread
+                pass
 
 
 def leave_nothing() -> None:
@@ -347,8 +358,7 @@ def _start_thread_without_stop_signals(fn: Callable[[], object]) -> None:
     import signal
 
     try:
-        held = signal.pthread_sigmask(signal.SIG_BLOCK,
-                                      {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM})
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {getattr(signal, name) for name in (*STOP_SIGNALS, "SIGALRM")})
     except (AttributeError, OSError, ValueError):  # no per-thread masks here
         held = None
     try:
